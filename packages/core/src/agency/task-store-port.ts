@@ -1,0 +1,23 @@
+import type { TenantId } from "../ports/stores.js";
+import type { Task, TaskStatus } from "./task.js";
+
+export interface AddTaskOptions {
+  /** Store a task without `origin` on purpose (silences the PLANNING_STRICT_FINALIZE warning). */
+  readonly allowUnfinalized?: boolean;
+}
+
+/**
+ * Persistence for agency tasks, implemented by the server (SQL). Every call is scoped to a tenant;
+ * another tenant's tasks are invisible. Implementations should call `strictFinalizeWarning()`
+ * in `add`.
+ */
+export interface TaskStorePort {
+  add(tenantId: TenantId, task: Task, options?: AddTaskOptions): Promise<void>;
+  get(tenantId: TenantId, taskId: string): Promise<Task | null>;
+  /** Tasks in any of `statuses` (all tasks when omitted), oldest first. */
+  listByStatus(tenantId: TenantId, statuses?: readonly TaskStatus[]): Promise<Task[]>;
+  /** Replaces the stored task with the same id; false when there is none. */
+  update(tenantId: TenantId, task: Task): Promise<boolean>;
+  /** Tasks whose `metadata.goalKey` equals `goalKey`, optionally limited to `statuses`. */
+  findByGoalKey(tenantId: TenantId, goalKey: string, statuses?: readonly TaskStatus[]): Promise<Task[]>;
+}

@@ -1,0 +1,75 @@
+import { lineStartBefore } from "./text-chars.js";
+
+/** A trailing fragment of at most this many words after the last sentence counts as cut off. */
+export const FRAGMENT_MAX_WORDS = 3;
+
+const JUNK = new Set([..." \t\n\r\f\v,;:-\u2013\u2014*#|<>~_/\\=+`^[({", "\u00a0"]);
+const ENDERS = ".!?\u2026";
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+function isSpace(ch: string | undefined): boolean {
+  return ch !== undefined && /\s/.test(ch);
+}
+
+/** Drops whitespace and stray symbols (dangling commas, dashes, open brackets) from the end. */
+function trimJunk(text: string, end: number): number {
+  let e = end;
+  while (e > 0 && (JUNK.has(text[e - 1] as string) || isSpace(text[e - 1]))) e--;
+  return e;
+}
+
+/** Drops a bare number that follows a finished sentence ("I should explore. 42"). */
+function trimNumberAfterSentence(text: string, end: number): number {
+  let d = end;
+  while (d > 0 && (text[d - 1] as string) >= "0" && (text[d - 1] as string) <= "9") d--;
+  if (d === end) return end;
+  let w = d;
+  while (w > 0 && isSpace(text[w - 1])) w--;
+  if (w === d || w === 0 || !ENDERS.includes(text[w - 1] as string)) return end;
+  return w;
+}
+
+/** Drops a short unfinished fragment after the last sentence of the last line ("... wood. Then I"). */
+function trimFragment(text: string, end: number): number {
+  const last = text[end - 1];
+  if (last === undefined || !LETTER_OR_DIGIT.test(last)) return end;
+  const lineStart = lineStartBefore(text, end);
+  let words = 0;
+  let inWord = false;
+  for (let k = end - 1; k > lineStart; k--) {
+    const ch = text[k] as string;
+    if (isSpace(ch)) {
+      inWord = false;
+      // An ender right before this space closes the previous sentence, unless it follows a digit
+      // (a list marker such as "2.").
+      const prev = text[k - 1] as string;
+      if (ENDERS.includes(prev)) {
+        let r = k - 1;
+        while (r > lineStart && ENDERS.includes(text[r - 1] as string)) r--;
+        const beforeRun = text[r - 1];
+        if (r > lineStart && beforeRun !== undefined && !(beforeRun >= "0" && beforeRun <= "9")) {
+          return words >= 1 && words <= FRAGMENT_MAX_WORDS ? k : end;
+        }
+      }
+    } else if (!inWord) {
+      inWord = true;
+      words++;
+      if (words > FRAGMENT_MAX_WORDS) return end;
+    }
+  }
+  return end;
+}
+
+/**
+ * Removes what a model leaves behind at the end of a reply: dangling symbols, a bare number after
+ * the last sentence, and a fragment of up to FRAGMENT_MAX_WORDS words cut off mid-sentence.
+ */
+export function stripTrailingGarbage(text: string): string {
+  let end = text.length;
+  for (;;) {
+    const before = end;
+    end = trimFragment(text, trimNumberAfterSentence(text, trimJunk(text, end)));
+    if (end === before) break;
+  }
+  return end === text.length ? text : text.slice(0, end).trimEnd();
+}

@@ -1,0 +1,2 @@
+export * from "./capsule.js";
+export * from "./decide.js";

@@ -1,0 +1,338 @@
+import type { CheckpointConfig } from "../atlas/schema.js";
+import type { CheckpointAction, CheckpointPolicyDecision } from "../contracts.js";
+import { matchKeywords } from "../keywords/match-keywords.js";
+import type { CheckpointSessionState } from "../session.js";
+import { matchesWildcard } from "../wildcard.js";
+import { confirmationFor } from "./confirmation.js";
+import type { BuiltinHandlerKind, CompiledTrigger } from "./triggers.js";
+import type { CheckpointContext, CheckpointResult } from "./types.js";
+
+/** The handler context of built-in checkpoints: the public one plus the working session state. */
+export interface BuiltinContext extends CheckpointContext {
+  readonly compiled: CompiledTrigger;
+  readonly work: CheckpointSessionState;
+  /** `type` + hash of the params: identifies one concrete action for grants and caches. */
+  readonly actionKey?: string;
+}
+
+type BuiltinHandler = (ctx: BuiltinContext) => Promise<CheckpointResult>;
+
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const unique = (ids: readonly string[]) => [...new Set(ids)];
+
+/** The merged `action_pre.actions` entries that match an action type. */
+export function actionConfigFor(config: CheckpointConfig, actionType: string) {
+  const entries = Object.entries(config.action_pre.actions).filter(([pattern]) =>
+    matchesWildcard(pattern, actionType),
+  );
+  return {
+    patterns: entries.map(([pattern]) => pattern),
+    injectContexts: unique(entries.flatMap(([, e]) => e.inject_contexts)),
+    requirePolicyCheck: entries.some(([, e]) => e.require_policy_check),
+    requireConfirmation: entries.some(([, e]) => e.require_confirmation),
+  };
+}
+
+/** Resolves ids and reports which exist: the ids to inject and the trace fields. */
+async function contextsFor(ctx: BuiltinContext, ids: readonly string[]) {
+  const { blocks, missing } = await ctx.getContexts(unique(ids));
+  const found = blocks.map((b) => b.context_id);
+  return { found, trace: { contexts: found, ...(missing.length > 0 ? { missingContexts: missing } : {}) } };
+}
+
+function alwaysContexts(ctx: BuiltinContext): string[] {
+  return ctx.atlas.context_blocks.filter((b) => b.inject_mode === "always").map((b) => b.context_id);
+}
+
+function actionFields(action: CheckpointAction | undefined) {
+  return action ? { action: action.type, ...(action.params ? { params: action.params } : {}) } : {};
+}
+
+/** Policy check plus confirmation requirement shared by the risk and action_pre gates. */
+async function gate(
+  ctx: BuiltinContext,
+  action: CheckpointAction,
+  checkPolicy: boolean,
+  requireConfirmation: boolean,
+): Promise<{ decision?: CheckpointPolicyDecision; result?: CheckpointResult; confirmation: boolean }> {
+  const decision = checkPolicy ? await ctx.checkPolicy(action) : undefined;
+  const tier = ctx.riskTier ?? "low";
+  if (decision?.decision === "denied") {
+    return {
+      decision,
+      confirmation: false,
+      result: { continue: false, blockReason: decision.reason, policyDecision: decision },
+    };
+  }
+  const needsConfirmation = requireConfirmation || decision?.decision === "requires_approval";
+  const granted = ctx.actionKey !== undefined && ctx.work.grantedConfirmations.includes(ctx.actionKey);
+  if (needsConfirmation && !granted) {
+    const why =
+      decision?.decision === "requires_approval" ? decision.reason : `${action.type} requires confirmation`;
+    return {
+      ...(decision ? { decision } : {}),
+      confirmation: true,
+      result: {
+        continue: false,
+        blockReason: clip(`confirmation required: ${why}`, 500),
+        ...(decision ? { policyDecision: decision } : {}),
+        requireConfirmation: confirmationFor(action, tier, why),
+      },
+    };
+  }
+  return { ...(decision ? { decision } : {}), confirmation: false };
+}
+
+const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
+  async session_start(ctx) {
+    const ids = [...ctx.config.session_start.inject_contexts, ...alwaysContexts(ctx)];
+    const { blocks, missing } = await ctx.getContexts(unique(ids));
+    const found = blocks.map((b) => b.context_id);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "session_started",
+          payload: {
+            contextsInjected: found,
+            ...(missing.length > 0 ? { missingContexts: missing } : {}),
+            ...(ctx.session.intent ? { intent: ctx.session.intent } : {}),
+          },
+        },
+      ],
+    };
+  },
+
+  async session_end(ctx) {
+    return {
+      continue: true,
+      traceEvents: [
+        {
+          eventType: "session_ended",
+          payload: {
+            actionCount: ctx.work.actionCount,
+            inputCount: ctx.work.inputCount,
+            durationMs: ctx.nowMs - ctx.work.startedAtMs,
+            firedPatterns: ctx.work.firedPatterns.length,
+          },
+        },
+      ],
+    };
+  },
+
+  async keyword_match(ctx) {
+    const { found, trace } = await contextsFor(
+      ctx,
+      ctx.matches.flatMap((hit) => hit.contextIds),
+    );
+    const keywords = unique(ctx.matches.flatMap((hit) => hit.matches.map((m) => m.keyword)));
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "context_injected",
+          payload: {
+            trigger: "keyword_match",
+            keywords,
+            patterns: ctx.matches.map((h) => h.ruleId),
+            ...trace,
+          },
+        },
+      ],
+    };
+  },
+
+  async action_pre_policy(ctx) {
+    const action = ctx.action as CheckpointAction;
+    const cfg = actionConfigFor(ctx.config, action.type);
+    const outcome = await gate(ctx, action, cfg.requirePolicyCheck, cfg.requireConfirmation);
+    const blocked = outcome.result !== undefined;
+    const traceEvents = [
+      {
+        eventType: "action_attempted",
+        payload: {
+          stage: "policy",
+          ...actionFields(action),
+          riskTier: ctx.riskTier,
+          ...(outcome.decision ? { policyDecision: outcome.decision.decision } : {}),
+          ...(outcome.confirmation ? { confirmationRequired: true } : {}),
+          blocked,
+        },
+      },
+    ];
+    if (outcome.result) return { ...outcome.result, traceEvents };
+    return { continue: true, ...(outcome.decision ? { policyDecision: outcome.decision } : {}), traceEvents };
+  },
+
+  async action_pre_context(ctx) {
+    const action = ctx.action as CheckpointAction;
+    const cfg = actionConfigFor(ctx.config, action.type);
+    const { found, trace } = await contextsFor(ctx, cfg.injectContexts);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "action_attempted",
+          payload: {
+            stage: "context",
+            ...actionFields(action),
+            riskTier: ctx.riskTier,
+            patterns: cfg.patterns,
+            ...trace,
+          },
+        },
+      ],
+    };
+  },
+
+  async context_block(ctx) {
+    const { found, trace } = await contextsFor(ctx, ctx.compiled.contextIds);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "action_attempted",
+          payload: { stage: "context", ...actionFields(ctx.action), riskTier: ctx.riskTier, ...trace },
+        },
+      ],
+    };
+  },
+
+  async action_post(ctx) {
+    return {
+      continue: true,
+      traceEvents: [{ eventType: "action_completed", payload: { ...actionFields(ctx.action) } }],
+    };
+  },
+
+  async risk_threshold(ctx) {
+    const rt = ctx.config.risk_threshold;
+    const action = ctx.action as CheckpointAction;
+    const outcome = await gate(ctx, action, rt.require_sync, rt.require_confirmation);
+    const { found, trace } = outcome.result
+      ? { found: [], trace: {} }
+      : await contextsFor(ctx, rt.inject_contexts);
+    const traceEvents = [
+      {
+        eventType: "risk_checkpoint",
+        payload: {
+          ...actionFields(action),
+          riskTier: ctx.riskTier,
+          minTier: rt.min_tier,
+          ...(outcome.decision ? { policyDecision: outcome.decision.decision } : {}),
+          ...(outcome.confirmation ? { confirmationRequired: true } : {}),
+          blocked: outcome.result !== undefined,
+          ...trace,
+        },
+      },
+    ];
+    if (outcome.result) return { ...outcome.result, traceEvents };
+    return {
+      continue: true,
+      injectContextIds: found,
+      ...(outcome.decision ? { policyDecision: outcome.decision } : {}),
+      traceEvents,
+    };
+  },
+
+  async time_interval(ctx) {
+    const last = ctx.work.intervalMarks[ctx.trigger.id] ?? ctx.work.startedAtMs;
+    ctx.work.intervalMarks[ctx.trigger.id] = ctx.nowMs;
+    const { found, trace } = await contextsFor(
+      ctx,
+      ctx.config.time_interval.inject_contexts ?? alwaysContexts(ctx),
+    );
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "interval_checkpoint",
+          payload: { trigger: "time_interval", elapsedMs: ctx.nowMs - last, ...trace },
+        },
+      ],
+    };
+  },
+
+  async count_interval(ctx) {
+    const { found, trace } = await contextsFor(ctx, ctx.config.count_interval.inject_contexts);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "interval_checkpoint",
+          payload: {
+            trigger: "count_interval",
+            actionCount: ctx.work.actionCount,
+            every: ctx.config.count_interval.actions,
+            ...trace,
+          },
+        },
+      ],
+    };
+  },
+
+  async explicit_request(ctx) {
+    const request = ctx.input ?? "";
+    const ids = request.trim() === "" ? [] : requestedContexts(ctx, request);
+    const { found, trace } = await contextsFor(ctx, ids);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "context_injected",
+          payload: { trigger: "explicit_request", request: clip(request, 200), ...trace },
+        },
+      ],
+    };
+  },
+
+  async error_occurred(ctx) {
+    const { found, trace } = await contextsFor(ctx, ctx.config.error_occurred.inject_contexts);
+    return {
+      continue: true,
+      injectContextIds: found,
+      traceEvents: [
+        {
+          eventType: "error_handled",
+          payload: { error: clip(ctx.input ?? "", 500), ...actionFields(ctx.action), ...trace },
+        },
+      ],
+    };
+  },
+};
+
+/**
+ * Context blocks an explicit request asks for: blocks named by id or name, or whose keywords match
+ * (ignoring once-per-session, since the agent asked). Blocks with `inject_mode: "never"` are never given.
+ */
+function requestedContexts(ctx: BuiltinContext, request: string): string[] {
+  const lower = request.toLowerCase();
+  const words = new Set(lower.split(/[\s,;]+/).filter(Boolean));
+  const ids: string[] = [];
+  for (const block of ctx.atlas.context_blocks) {
+    if (block.inject_mode === "never") continue;
+    const cfg = block.checkpoint_config;
+    const byName = words.has(block.context_id.toLowerCase()) || lower.includes(block.name.toLowerCase());
+    const byKeyword =
+      cfg !== undefined &&
+      cfg.keywords.length > 0 &&
+      matchKeywords(request, cfg.keywords, cfg.match_mode, {
+        caseSensitive: cfg.case_sensitive,
+        threshold: cfg.threshold,
+      }).triggered;
+    if (byName || byKeyword) ids.push(block.context_id);
+  }
+  return ids;
+}
+
+/** Runs the built-in behaviour of a trigger. */
+export function runBuiltin(kind: BuiltinHandlerKind, ctx: BuiltinContext): Promise<CheckpointResult> {
+  return handlers[kind](ctx);
+}

@@ -1,0 +1,121 @@
+import type { Result } from "../../result.js";
+import { compileSafeRegex, type SafeRegex } from "../regex/index.js";
+import { fuzzyFind, prepareFuzzyInput } from "./fuzzy.js";
+import { createKeywordMatcher, type KeywordMatcher, resultFromPositions } from "./keyword-matcher.js";
+import {
+  DEFAULT_FUZZY_THRESHOLD,
+  type KeywordMatchMode,
+  type KeywordMatchOptions,
+  type KeywordMatchResult,
+} from "./types.js";
+
+// Automata are cached per keyword set: by array identity first (free), then by content (bounded LRU).
+const MATCHER_LRU_SIZE = 64;
+const REGEX_LRU_SIZE = 256;
+const byIdentity = new WeakMap<readonly string[], Map<string, KeywordMatcher>>();
+const byContent = new Map<string, KeywordMatcher>();
+const regexCache = new Map<string, Result<SafeRegex>>();
+
+function lruGet<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
+}
+
+function lruSet<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
+  map.set(key, value);
+  if (map.size > limit) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+}
+
+/** The cached automaton for a keyword set (built once per set, mode family and case setting). */
+export function cachedKeywordMatcher(
+  keywords: readonly string[],
+  mode: "any" | "all" | "phrase",
+  caseSensitive: boolean,
+): KeywordMatcher {
+  // "any" and "all" share one automaton; only the verdict differs.
+  const family = mode === "phrase" ? "phrase" : "any";
+  const variant = `${family}|${caseSensitive ? 1 : 0}`;
+  let perArray = byIdentity.get(keywords);
+  const known = perArray?.get(variant);
+  // The caller may have mutated the array since; an element check is far cheaper than a rebuild.
+  if (known && sameKeywords(known.keywords, keywords)) return known;
+  const contentKey = `${variant}|${keywords.join("\u0000")}`;
+  let matcher = lruGet(byContent, contentKey);
+  if (!matcher) {
+    matcher = createKeywordMatcher(keywords, { mode: family, caseSensitive });
+    lruSet(byContent, contentKey, matcher, MATCHER_LRU_SIZE);
+  }
+  if (!perArray) {
+    perArray = new Map();
+    byIdentity.set(keywords, perArray);
+  }
+  perArray.set(variant, matcher);
+  return matcher;
+}
+
+function sameKeywords(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A compiled (or refused) user pattern, cached by source and case setting. */
+export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result<SafeRegex> {
+  const key = `${caseSensitive ? 1 : 0}|${pattern}`;
+  let compiled = lruGet(regexCache, key);
+  if (!compiled) {
+    compiled = compileSafeRegex(pattern, { ignoreCase: !caseSensitive });
+    lruSet(regexCache, key, compiled, REGEX_LRU_SIZE);
+  }
+  return compiled;
+}
+
+/**
+ * Matches `keywords` against `input` in one of the five modes of cra-checkpoint-system.md.
+ * - `any` / `all`: substring search (one Aho–Corasick pass, automaton cached per keyword set);
+ *   `all` triggers only when every keyword occurs.
+ * - `phrase`: like `any`, but an occurrence must sit on word boundaries (letters, digits, marks, `_`).
+ * - `regex`: each keyword is a pattern run by the linear-time engine; patterns it refuses never match.
+ * - `fuzzy`: a window of as many input words as the keyword has matches when
+ *   `1 - editDistance / keyword.length >= threshold` (default 0.8).
+ * Case-insensitive unless `caseSensitive`. Positions are indices into `input`. Empty keywords and
+ * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
+ */
+export function matchKeywords(
+  input: string,
+  keywords: readonly string[],
+  mode: KeywordMatchMode,
+  options: KeywordMatchOptions = {},
+): KeywordMatchResult {
+  const caseSensitive = options.caseSensitive ?? false;
+  switch (mode) {
+    case "any":
+    case "all":
+    case "phrase":
+      return resultFromPositions(
+        keywords,
+        cachedKeywordMatcher(keywords, mode, caseSensitive).positions(input),
+        mode === "all",
+      );
+    case "regex": {
+      const positions = keywords.map((pattern) => {
+        const compiled = cachedSafeRegex(pattern, caseSensitive);
+        return compiled.ok ? compiled.value.search(input).index : -1;
+      });
+      return resultFromPositions(keywords, positions, false);
+    }
+    case "fuzzy": {
+      const threshold = options.threshold ?? DEFAULT_FUZZY_THRESHOLD;
+      const prepared = prepareFuzzyInput(input, caseSensitive);
+      const positions = keywords.map((kw) => fuzzyFind(prepared, kw, threshold, caseSensitive));
+      return resultFromPositions(keywords, positions, false);
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export type { SafeRegexSearch } from "./pike-vm.js";
+export * from "./safe-regex.js";

@@ -1,0 +1,153 @@
+import { lowerCode, upperCode } from "../text/fold.js";
+import { isAsciiWordCode } from "../text/words.js";
+import {
+  type CompiledSet,
+  OP_ASSERT,
+  OP_CHAR,
+  OP_JMP,
+  OP_MATCH,
+  OP_SPLIT,
+  type Program,
+  rangesHold,
+} from "./program.js";
+
+/** Outcome of one search: the leftmost match (JavaScript priority rules) and the work it took. */
+export interface SafeRegexSearch {
+  readonly found: boolean;
+  /** Start of the leftmost match, -1 when none. */
+  readonly index: number;
+  /**
+   * End (exclusive) of that match, -1 when none. Follows JavaScript's priorities except that an
+   * empty iteration of a quantified group is not rejected, so the end can be shorter there.
+   */
+  readonly end: number;
+  /** Instructions executed; at most about `input length * program size`. */
+  readonly steps: number;
+  /** True when the step cap stopped the search early (reported as no match). */
+  readonly exhausted: boolean;
+}
+
+/**
+ * Runs a program over `input` as a Pike VM: every thread advances in lock-step, each instruction
+ * holds at most one thread per position, so time is O(scanned length * program size) whatever
+ * the pattern or input. Only the first `maxInput` code units are scanned.
+ */
+export function runPikeVm(
+  program: Program,
+  input: string,
+  options: { readonly ignoreCase: boolean; readonly maxInput: number; readonly maxSteps: number },
+): SafeRegexSearch {
+  const { op, arg1, arg2, sets, size } = program;
+  const fullLength = input.length;
+  const n = Math.min(fullLength, options.maxInput);
+  const ignoreCase = options.ignoreCase;
+
+  let curPcs = new Int32Array(size);
+  let curStarts = new Int32Array(size);
+  let nextPcs = new Int32Array(size);
+  let nextStarts = new Int32Array(size);
+  let curLen = 0;
+  let nextLen = 0;
+  const mark = new Int32Array(size).fill(-1);
+  const stack = new Int32Array(size * 2 + 2);
+  let generation = 0;
+  let steps = 0;
+
+  const holds = (assertion: number, pos: number): boolean => {
+    if (assertion === 0) return pos === 0;
+    if (assertion === 1) return pos === fullLength;
+    const before = pos > 0 && isAsciiWordCode(input.charCodeAt(pos - 1));
+    const after = pos < fullLength && isAsciiWordCode(input.charCodeAt(pos));
+    return assertion === 2 ? before !== after : before === after;
+  };
+
+  // Follows jumps, splits and assertions from `pc` in priority order and queues the threads that
+  // wait on a character (or a match) into the "next" list.
+  const addThread = (pc0: number, start: number, pos: number): void => {
+    let sp = 0;
+    stack[sp++] = pc0;
+    while (sp > 0) {
+      const pc = stack[--sp] as number;
+      if (mark[pc] === generation) continue;
+      mark[pc] = generation;
+      steps++;
+      switch (op[pc]) {
+        case OP_JMP:
+          stack[sp++] = arg1[pc] as number;
+          break;
+        case OP_SPLIT:
+          stack[sp++] = arg2[pc] as number;
+          stack[sp++] = arg1[pc] as number;
+          break;
+        case OP_ASSERT:
+          if (holds(arg1[pc] as number, pos)) stack[sp++] = pc + 1;
+          break;
+        default:
+          nextPcs[nextLen] = pc;
+          nextStarts[nextLen] = start;
+          nextLen++;
+      }
+    }
+  };
+
+  const swap = (): void => {
+    [curPcs, nextPcs] = [nextPcs, curPcs];
+    [curStarts, nextStarts] = [nextStarts, curStarts];
+    curLen = nextLen;
+    nextLen = 0;
+  };
+
+  let found = false;
+  let index = -1;
+  let end = -1;
+  let exhausted = false;
+
+  generation++;
+  addThread(0, 0, 0);
+  swap();
+  for (let i = 0; i <= n; i++) {
+    generation++;
+    const raw = i < n ? input.charCodeAt(i) : -1;
+    for (let t = 0; t < curLen; t++) {
+      const pc = curPcs[t] as number;
+      steps++;
+      if (op[pc] === OP_MATCH) {
+        found = true;
+        index = curStarts[t] as number;
+        end = i;
+        break; // lower-priority threads lose to this match
+      }
+      if (op[pc] === OP_CHAR && raw >= 0) {
+        const set = sets[arg1[pc] as number];
+        if (set !== undefined && charMatches(set, raw, ignoreCase)) {
+          addThread(pc + 1, curStarts[t] as number, i + 1);
+        }
+      }
+    }
+    if (i === n) break;
+    // A later start only matters while nothing has matched (leftmost wins).
+    if (!found) addThread(0, i + 1, i + 1);
+    swap();
+    if (curLen === 0 && found) break;
+    if (steps > options.maxSteps) {
+      exhausted = !found;
+      break;
+    }
+  }
+  return { found, index, end, steps, exhausted };
+}
+
+// Case-insensitive matching folds the character, tests the set's ranges, then applies negation,
+// as JavaScript does; like JavaScript without the u flag, folding never maps non-ASCII to ASCII.
+function charMatches(set: CompiledSet, code: number, ignoreCase: boolean): boolean {
+  let inside = rangesHold(set, code);
+  if (!inside && ignoreCase) {
+    const lower = lowerCode(code);
+    const upper = upperCode(code);
+    const crosses = (variant: number) => code >= 128 && variant < 128;
+    inside =
+      (lower !== code && !crosses(lower) && rangesHold(set, lower)) ||
+      (upper !== code && !crosses(upper) && rangesHold(set, upper));
+  }
+  return inside !== set.negated;
+}

@@ -1,0 +1,3 @@
+export * from "./fold.js";
+export * from "./hash.js";
+export * from "./words.js";

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/** A block version: a string such as "1" or "1.2.0", or a non-negative integer. */
+export const DriverBlockVersion = z.union([z.string().min(1).max(32), z.number().int().nonnegative()]);
+export type DriverBlockVersion = z.infer<typeof DriverBlockVersion>;
+
+export const DriverBlockRef = z
+  .object({
+    id: z.string().min(1).max(64),
+    version: DriverBlockVersion,
+  })
+  .strict();
+export type DriverBlockRef = z.infer<typeof DriverBlockRef>;
+
+export const Enforcement = z.enum(["strict", "warn", "off"]);
+export type Enforcement = z.infer<typeof Enforcement>;
+
+const Pattern = z.string().min(1).max(200);
+
+/** Patterns a reply is checked against; case-insensitive, "a/b" means a or b. */
+export const DriverBlockValidators = z
+  .object({
+    required: z.array(Pattern).max(20).optional(),
+    mustNot: z.array(Pattern).max(20).optional(),
+    mustHaveAny: z.array(z.array(Pattern).min(1).max(20)).max(10).optional(),
+  })
+  .strict();
+export type DriverBlockValidators = z.infer<typeof DriverBlockValidators>;
+
+export const DriverBlockOutputContract = z
+  .object({
+    requiredSections: z.array(z.string().min(1).max(80)).max(10).optional(),
+  })
+  .strict();
+export type DriverBlockOutputContract = z.infer<typeof DriverBlockOutputContract>;
+
+export const ActionExpectation = z
+  .object({
+    when: z.string().min(1).max(200),
+    require: z.string().min(1).max(200),
+  })
+  .strict();
+export type ActionExpectation = z.infer<typeof ActionExpectation>;
+
+/** A user-owned micro-protocol: compiles into prompt constraints, an output contract and validators. */
+export const DriverBlock = z
+  .object({
+    id: z.string().min(1).max(64),
+    version: DriverBlockVersion,
+    title: z.string().min(1).max(120),
+    scope: z.enum(["system", "user"]).default("user"),
+    enforcement: Enforcement.default("strict"),
+    description: z.string().max(1000).optional(),
+    appliesToModes: z.array(z.string().min(1).max(64)).max(16).optional(),
+    promptConstraints: z.array(z.string().min(1).max(500)).max(10).default([]),
+    outputContract: DriverBlockOutputContract.optional(),
+    validators: DriverBlockValidators.optional(),
+    actionExpectations: z.array(ActionExpectation).max(10).optional(),
+  })
+  .strict();
+export type DriverBlock = z.infer<typeof DriverBlock>;
+export type DriverBlockInput = z.input<typeof DriverBlock>;

@@ -1,0 +1,87 @@
+import { CLAIMED_ACTION_PATTERNS } from "../driver-blocks/claimed-actions.js";
+import { type CompiledPattern, compilePattern, matchNormalized } from "../driver-blocks/patterns.js";
+
+/**
+ * Governance constraints of the mounted law, linted on every turn whatever the Driver Blocks:
+ * - `authority_laundering` (strict): the reply presents itself as, or as endorsed by, an authority it
+ *   is not (professional-role claims, "this is legal advice", claimed official approval).
+ * - `unsourced_authority` (warn): appeals to unnamed authorities ("experts agree", "studies show").
+ * - `claimed_action_without_receipt` (strict): claims an action was done while no receipt was given.
+ * - `mode_drift` (warn): the reply announces switching to a mode other than the routed one.
+ */
+export const AUTHORITY_LAUNDERING_PATTERNS: readonly string[] = Object.freeze([
+  "as your lawyer/attorney/doctor/physician/accountant/therapist/advisor/adviser/counsel/broker/banker",
+  "as your financial/legal/tax/medical/investment advisor/adviser",
+  "I am your lawyer/attorney/doctor/physician/accountant/therapist/advisor/adviser",
+  "I'm your lawyer/attorney/doctor/physician/accountant/therapist/advisor/adviser",
+  "I am a licensed/certified/registered/board-certified",
+  "I'm a licensed/certified/registered/board-certified",
+  "speaking as a licensed/certified/registered/qualified",
+  "this is official legal/medical/financial/tax advice",
+  "this is legal/medical/financial/tax advice",
+  "officially approved/certified/authorized/authorised/endorsed",
+  "approved/authorized/authorised/endorsed by your bank/lawyer/doctor/employer/insurer",
+  "SolOS/Sol/SolServer has approved/authorized/authorised/endorsed",
+]);
+
+export const UNSOURCED_AUTHORITY_PATTERNS: readonly string[] = Object.freeze([
+  "experts agree/say/confirm",
+  "studies show/prove/confirm",
+  "science says/proves",
+  "it is a well-known fact",
+]);
+
+function compileAll(sources: readonly string[]): CompiledPattern[] {
+  return sources.flatMap((source) => {
+    const compiled = compilePattern(source);
+    return compiled.ok ? [compiled.value] : [];
+  });
+}
+
+const AUTHORITY = compileAll(AUTHORITY_LAUNDERING_PATTERNS);
+const UNSOURCED = compileAll(UNSOURCED_AUTHORITY_PATTERNS);
+const CLAIMS = compileAll(CLAIMED_ACTION_PATTERNS);
+
+/** The first phrase of `patterns` found in normalised text, or null. */
+function firstHit(normalizedText: string, patterns: readonly CompiledPattern[]): string | null {
+  for (const pattern of patterns) {
+    const hit = matchNormalized(normalizedText, pattern);
+    if (hit !== null) return hit.alternative;
+  }
+  return null;
+}
+
+/** An authority-laundering phrase in normalised text, or null. */
+export function findAuthorityLaundering(normalizedText: string): string | null {
+  return firstHit(normalizedText, AUTHORITY);
+}
+
+/** An unnamed-authority appeal in normalised text, or null. */
+export function findUnsourcedAuthority(normalizedText: string): string | null {
+  return firstHit(normalizedText, UNSOURCED);
+}
+
+/** A claimed completed action in normalised text, or null. */
+export function findClaimedAction(normalizedText: string): string | null {
+  return firstHit(normalizedText, CLAIMS);
+}
+
+// Run on normalised text. The verb must open a sentence or follow a first-person/"now" lead-in, so
+// UI advice such as "try switching to dark mode" is not read as the assistant changing its own mode.
+// No nested quantifiers: matching is linear.
+const MODE_SWITCH =
+  /(?:^|[.!?:;] |\b(?:i'm|i am|i'll|i will|let me|let's|now|we're|we are) )(?:switching|switched|switch|changing|changed|entering|moving)(?: over)?(?: (?:to|into))? (?:the )?([\p{L}\p{N}_-]{1,64}) mode\b/gu;
+
+/** The mode a reply announces switching to, when it differs from the routed one; null otherwise. */
+export function findModeSwitch(normalizedText: string, modeLabel: string): string | null {
+  const canon = (label: string) =>
+    label
+      .trim()
+      .toLowerCase()
+      .replace(/[\s-]+/g, "_");
+  for (const match of normalizedText.matchAll(MODE_SWITCH)) {
+    const announced = match[1];
+    if (announced !== undefined && canon(announced) !== canon(modeLabel)) return announced;
+  }
+  return null;
+}

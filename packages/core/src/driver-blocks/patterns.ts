@@ -1,0 +1,128 @@
+import { fail, type Issue, ok, type Result } from "../result.js";
+
+/**
+ * Plain-text validator patterns. Precise semantics:
+ * - A pattern is split on whitespace into word positions. A "/" inside a word position separates
+ *   alternatives for THAT position only: "I sent/added/created" = "I sent" | "I added" | "I created";
+ *   "sent/added it/them" = 4 alternatives (cartesian product). Empty pieces ("a//b", "a/") are ignored.
+ * - Text and patterns are normalised the same way: lower-cased, typographic quotes straightened,
+ *   markdown emphasis/code marks (* and `) removed, whitespace runs collapsed to one space.
+ * - An alternative matches where it occurs in the normalised text and, at each edge that is a word
+ *   character (letter, digit, underscore), the neighbouring text character is not one.
+ * Matching uses indexOf only (no user-supplied regex), so its cost is linear-ish and cannot backtrack.
+ */
+export interface CompiledPattern {
+  /** The pattern as written. */
+  readonly source: string;
+  /** Normalised alternatives, in expansion order. */
+  readonly alternatives: readonly string[];
+}
+
+/** Where a pattern matched: the alternative and its offset in the normalised text. */
+export interface PatternMatch {
+  readonly alternative: string;
+  readonly index: number;
+}
+
+/** Cap on the expansions one pattern may produce, so "a/b c/d e/f..." cannot explode. */
+export const MAX_PATTERN_ALTERNATIVES = 64;
+
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/** Normalises text (or a pattern) for matching: see CompiledPattern for the rules. */
+export function normalizeForMatch(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/[*`]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Expands slash alternatives of a pattern (not normalised); [] when nothing is left. */
+export function expandSlashAlternatives(pattern: string): string[] {
+  const positions = pattern
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
+    .map((word) => word.split("/").filter((piece) => piece.length > 0))
+    .filter((pieces) => pieces.length > 0);
+  if (positions.length === 0) return [];
+  let expanded: string[] = [""];
+  for (const pieces of positions) {
+    const next: string[] = [];
+    for (const prefix of expanded) {
+      for (const piece of pieces) next.push(prefix === "" ? piece : `${prefix} ${piece}`);
+      // Stop early: the caller rejects the pattern anyway and we must not build a huge array.
+      if (next.length > MAX_PATTERN_ALTERNATIVES) return next;
+    }
+    expanded = next;
+  }
+  return expanded;
+}
+
+/** Compiles one pattern; fails when it is empty after expansion or expands too far. */
+export function compilePattern(
+  source: string,
+  path: ReadonlyArray<string | number> = [],
+): Result<CompiledPattern> {
+  const expanded = expandSlashAlternatives(source);
+  if (expanded.length > MAX_PATTERN_ALTERNATIVES) {
+    return fail<Issue>({
+      code: "invalid_pattern",
+      message: `pattern "${clip(source)}" expands to more than ${MAX_PATTERN_ALTERNATIVES} alternatives`,
+      path,
+    });
+  }
+  const alternatives = unique(expanded.map(normalizeForMatch).filter((alt) => alt.length > 0));
+  if (alternatives.length === 0) {
+    return fail<Issue>({ code: "invalid_pattern", message: `pattern "${clip(source)}" is empty`, path });
+  }
+  return ok({ source, alternatives });
+}
+
+/** First match of any alternative in already-normalised text, by position then alternative order. */
+export function matchNormalized(normalizedText: string, pattern: CompiledPattern): PatternMatch | null {
+  let best: PatternMatch | null = null;
+  for (const alternative of pattern.alternatives) {
+    const index = findOnWordBoundary(normalizedText, alternative);
+    if (index >= 0 && (best === null || index < best.index)) best = { alternative, index };
+  }
+  return best;
+}
+
+/** Matches a compiled pattern against raw text. */
+export function matchPattern(text: string, pattern: CompiledPattern): PatternMatch | null {
+  return matchNormalized(normalizeForMatch(text), pattern);
+}
+
+/** True when `pattern` (a raw pattern string) occurs in `text`; invalid patterns never match. */
+export function textMatches(text: string, pattern: string): boolean {
+  const compiled = compilePattern(pattern);
+  return compiled.ok && matchPattern(text, compiled.value) !== null;
+}
+
+function findOnWordBoundary(text: string, needle: string): number {
+  const checkStart = WORD_CHAR.test(needle.charAt(0));
+  const checkEnd = WORD_CHAR.test(needle.charAt(needle.length - 1));
+  let from = 0;
+  while (from <= text.length - needle.length) {
+    const index = text.indexOf(needle, from);
+    if (index < 0) return -1;
+    const before = index > 0 ? text.charAt(index - 1) : "";
+    const after = text.charAt(index + needle.length);
+    const startOk = !checkStart || before === "" || !WORD_CHAR.test(before);
+    const endOk = !checkEnd || after === "" || !WORD_CHAR.test(after);
+    if (startOk && endOk) return index;
+    from = index + 1;
+  }
+  return -1;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+function clip(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

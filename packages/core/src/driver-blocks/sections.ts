@@ -1,0 +1,34 @@
+/**
+ * Required-section detection. A section counts as present when some line, after leading markdown
+ * markers (#, >, -, +, *, _, "1." / "1)") are stripped, starts with the section name
+ * (case-insensitive) followed by the end of the line, ":", "-", "—", "–" or "(" (closing ** or __
+ * allowed first). So "## Facts", "**Facts:**", "Facts: rate is 5%" and "- Facts —" all count;
+ * "Facts are stubborn" and "Factsheet" do not.
+ */
+
+const LEADING_MARKERS = /^[\s#>*_+-]*(?:\d{1,3}[.)]\s*)?[\s*_]*/;
+const AFTER_NAME = /^[*_]*\s*(?:$|[:(\-\u2014\u2013])/;
+
+/** True when `text` contains a heading or label line for `section`. */
+export function hasSection(text: string, section: string): boolean {
+  const name = normalizeLine(section).trim();
+  if (name.length === 0) return false;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = normalizeLine(rawLine).replace(LEADING_MARKERS, "");
+    if (!line.startsWith(name)) continue;
+    if (AFTER_NAME.test(line.slice(name.length))) return true;
+  }
+  return false;
+}
+
+/** The sections of `sections` that `text` lacks, in the given order. */
+export function findMissingSections(text: string, sections: readonly string[]): string[] {
+  return sections.filter((section) => !hasSection(text, section));
+}
+
+function normalizeLine(line: string): string {
+  return line
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/\s+/g, " ");
+}

@@ -1,0 +1,21 @@
+/** A turn persists the memento at the latest once this many turns have passed without persisting. */
+export const MEMENTO_PERSIST_EVERY_TURNS = 5;
+
+export interface PersistMementoArgs {
+  /** Whether the thread has any persisted memento yet. */
+  readonly hasPersisted: boolean;
+  readonly phaseChanged: boolean;
+  readonly shapeChanged: boolean;
+  /** Turns completed since the last persist, not counting this one (the store's counter). */
+  readonly turnsSincePersist: number;
+}
+
+/** Persist when nothing is persisted yet, the phase or shape changed, or 5+ turns passed since the last persist. */
+export function shouldPersistMemento(args: PersistMementoArgs): boolean {
+  return (
+    !args.hasPersisted ||
+    args.phaseChanged ||
+    args.shapeChanged ||
+    args.turnsSincePersist >= MEMENTO_PERSIST_EVERY_TURNS
+  );
+}

@@ -1,0 +1,3 @@
+export * from "./payload-hash.js";
+export * from "./proposal-dedup.js";
+export * from "./state-machine.js";

@@ -1,0 +1,76 @@
+import type { ThreadMementoShape } from "../contracts/memento.js";
+
+export type LlmRole = "system" | "user" | "assistant";
+
+export interface LlmMessage {
+  readonly role: LlmRole;
+  readonly content: string;
+}
+
+/** Why a call is made; `usage.modelCalls` counts every one of them. */
+export type LlmCallPurpose = "selector" | "main" | "regeneration";
+
+/** Minimal abort signal shape so core stays free of DOM and Node types. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/**
+ * Structured facts about what the reply must contain. A real model reads them from the prompt; the
+ * deterministic offline provider reads them here so validation and memento paths run without a model.
+ */
+export interface LlmRequestHints {
+  readonly userMessage: string;
+  readonly modeLabel?: string;
+  readonly requiredPhrases?: readonly string[];
+  readonly requiredSections?: readonly string[];
+  readonly mustHaveAny?: readonly (readonly string[])[];
+  readonly forbiddenPhrases?: readonly string[];
+  readonly previousShape?: ThreadMementoShape;
+  readonly selectorModes?: readonly string[];
+}
+
+export interface LlmRequest {
+  readonly purpose: LlmCallPurpose;
+  readonly messages: readonly LlmMessage[];
+  /** Ask for a single JSON object (output envelope v1, or ModeDecision JSON for the selector). */
+  readonly json: boolean;
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+  readonly signal?: AbortSignalLike;
+  readonly hints?: LlmRequestHints;
+  /** OpenAI-style extras (tools, tool_choice...) passed through unchanged by adapters that support them. */
+  readonly passthrough?: Readonly<Record<string, unknown>>;
+}
+
+export interface LlmUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+export interface LlmResponse {
+  readonly text: string;
+  readonly provider: string;
+  readonly model: string;
+  /** True when the text did not come from a language model (the offline provider). */
+  readonly offline: boolean;
+  readonly usage?: LlmUsage;
+  readonly finishReason?: string;
+  /** Raw provider message for passthrough features (tool calls). */
+  readonly raw?: unknown;
+}
+
+export type LlmStreamChunk =
+  | { readonly type: "delta"; readonly text: string }
+  | { readonly type: "done"; readonly response: LlmResponse };
+
+/** The model port. Adapters live outside core (offline, OpenAI-compatible...). */
+export interface LlmProvider {
+  readonly name: string;
+  readonly model: string;
+  complete(request: LlmRequest): Promise<LlmResponse>;
+  /** Streams deltas, ending with one `done` chunk carrying the whole response. */
+  stream?(request: LlmRequest): AsyncIterable<LlmStreamChunk>;
+}

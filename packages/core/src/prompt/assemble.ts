@@ -1,0 +1,172 @@
+import type { ThreadMementoV02 } from "../contracts/memento.js";
+import type { ModeDecision } from "../contracts/mode-decision.js";
+import type { Budgets } from "../contracts/packet.js";
+import { activeRigorRules } from "../drift/rigor-rules.js";
+import type { AppliedBlock, CompiledPolicy } from "../driver-blocks/policy-types.js";
+import type { LlmMessage, LlmRole } from "../ports/llm-provider.js";
+import { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
+import type { MountedLaw } from "./law-registry.js";
+import { renderMementoSummary } from "./memento-summary.js";
+import { sha256Hex } from "./sha256.js";
+
+/** Messages of the bounded conversation window when the caller does not say. */
+export const DEFAULT_WINDOW_SIZE = 12;
+
+/** One earlier message of the thread. */
+export interface WindowMessage {
+  readonly role: LlmRole;
+  readonly content: string;
+}
+
+export interface AssemblePromptInput {
+  readonly law: MountedLaw;
+  readonly modeDecision: ModeDecision;
+  readonly budgets?: Budgets | undefined;
+  /** Included only when modeDecision.checkpointNeeded is true. */
+  readonly checkpointCapsule?: string | undefined;
+  readonly policy: CompiledPolicy;
+  readonly memento?: ThreadMementoV02 | null | undefined;
+  /** Checkpoint contexts and other summaries injected by the caller, in order. */
+  readonly injectedContext?: readonly string[] | undefined;
+  /** Earlier thread messages, oldest first; system entries are dropped (only the server writes system text). */
+  readonly window: readonly WindowMessage[];
+  readonly windowSize?: number | undefined;
+  readonly userMessage: string;
+  /** Targeted fixes for the one regeneration (buildPatchDirectives). */
+  readonly patchDirectives?: readonly string[] | undefined;
+  /**
+   * Lowercase hex SHA-256 of a UTF-8 string, for the prompt hash. Defaults to core's portable one;
+   * a host may pass a native one (same output, much less CPU on a prompt of several KB).
+   */
+  readonly sha256Hex?: ((text: string) => string) | undefined;
+}
+
+/** The assembled main-call prompt plus what a trace needs to reproduce it. */
+export interface AssembledPrompt {
+  readonly messages: readonly LlmMessage[];
+  readonly lawId: string;
+  readonly lawVersion: string;
+  readonly lawHash: string;
+  readonly envelopeVersion: string;
+  readonly blockVersions: readonly Pick<AppliedBlock, "id" | "version">[];
+  readonly windowCount: number;
+  readonly retrievalIncluded: boolean;
+  readonly checkpointIncluded: boolean;
+  readonly patchDirectiveCount: number;
+  /** "sha256:" + SHA-256 of the messages (roles and contents, in order). */
+  readonly promptHash: string;
+}
+
+/**
+ * Assembles the main-call prompt in the contract's order: Mounted Law (+ output envelope
+ * instructions), Runtime Deltas (ModeDecision, rigor rules, budgets, checkpoint capsule when
+ * checkpointNeeded), compiled Driver Blocks (+ patch directives), Retrieval (memento summary),
+ * injected context, the last `windowSize` window messages, then the user message.
+ */
+export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
+  const messages: LlmMessage[] = [];
+  messages.push({ role: "system", content: `${input.law.content}\n\n${ENVELOPE_INSTRUCTIONS}` });
+
+  const checkpointIncluded =
+    input.modeDecision.checkpointNeeded &&
+    input.checkpointCapsule !== undefined &&
+    input.checkpointCapsule.trim().length > 0;
+  const deltas = renderRuntimeDeltas(input.modeDecision, input.budgets);
+  const capsule = checkpointIncluded ? `\n\n# Checkpoint capsule\n${input.checkpointCapsule?.trim()}` : "";
+  messages.push({ role: "system", content: `${deltas}${capsule}` });
+
+  const patchDirectives = (input.patchDirectives ?? []).filter((d) => d.trim().length > 0);
+  const blocks = renderDriverBlocks(input.policy, patchDirectives);
+  if (blocks !== null) messages.push({ role: "system", content: blocks });
+
+  const memento = input.memento ?? null;
+  if (memento !== null) {
+    messages.push({
+      role: "system",
+      content: `# Retrieval (summaries only)\n${renderMementoSummary(memento)}`,
+    });
+  }
+  const injected = (input.injectedContext ?? []).filter((c) => c.trim().length > 0);
+  if (injected.length > 0) {
+    messages.push({
+      role: "system",
+      content: `# Injected context\n${injected.map((c) => c.trim()).join("\n\n")}`,
+    });
+  }
+
+  const size = Math.max(0, Math.floor(input.windowSize ?? DEFAULT_WINDOW_SIZE));
+  const conversational = input.window.filter((m) => m.role !== "system" && m.content.length > 0);
+  const window = size === 0 ? [] : conversational.slice(-size);
+  for (const m of window) messages.push({ role: m.role, content: m.content });
+  messages.push({ role: "user", content: input.userMessage });
+
+  const frozen = messages.map((m) => Object.freeze(m));
+  return Object.freeze({
+    messages: Object.freeze(frozen),
+    lawId: input.law.id,
+    lawVersion: input.law.version,
+    lawHash: input.law.hash,
+    envelopeVersion: ENVELOPE_VERSION,
+    blockVersions: Object.freeze(
+      input.policy.blocks.map((b) => Object.freeze({ id: b.id, version: b.version })),
+    ),
+    windowCount: window.length,
+    retrievalIncluded: memento !== null,
+    checkpointIncluded,
+    patchDirectiveCount: patchDirectives.length,
+    promptHash: hashPromptMessages(frozen, input.sha256Hex),
+  });
+}
+
+/** The prompt hash of a message list, as recorded in AssembledPrompt.promptHash. */
+export function hashPromptMessages(
+  messages: readonly LlmMessage[],
+  hash: (text: string) => string = sha256Hex,
+): string {
+  return `sha256:${hash(JSON.stringify(messages.map((m) => [m.role, m.content])))}`;
+}
+
+/** Renders the per-call deltas: the ModeDecision summary, its rigor rules and the budgets. */
+export function renderRuntimeDeltas(modeDecision: ModeDecision, budgets?: Budgets): string {
+  const list = (items: readonly string[]) => (items.length > 0 ? items.join(", ") : "none");
+  const lines = [
+    "# Runtime deltas",
+    `Active mode: ${modeDecision.modeLabel} (routing step ${modeDecision.step}, confidence ${modeDecision.confidence})`,
+    `Domain flags: ${list(modeDecision.domainFlags)}`,
+    `Rigor: ${modeDecision.rigorConfig.level}; gates: ${list(modeDecision.rigorConfig.gates)}`,
+    `Prompt clusters: ${list(modeDecision.clusterIds)}`,
+  ];
+  const rules = activeRigorRules(modeDecision);
+  if (rules.length > 0) lines.push("Rigor rules:", ...rules.map((r) => `- ${r.instruction}`));
+  const budgetLine = renderBudgets(budgets);
+  if (budgetLine !== null) lines.push(budgetLine);
+  return lines.join("\n");
+}
+
+function renderBudgets(budgets: Budgets | undefined): string | null {
+  if (budgets === undefined) return null;
+  const parts: string[] = [];
+  if (budgets.maxOutputTokens !== undefined) parts.push(`reply within ${budgets.maxOutputTokens} tokens`);
+  if (budgets.maxInputTokens !== undefined) parts.push(`prompt cap ${budgets.maxInputTokens} tokens`);
+  if (budgets.maxRegenerations !== undefined) parts.push(`regenerations allowed ${budgets.maxRegenerations}`);
+  if (budgets.timeoutMs !== undefined) parts.push(`timeout ${budgets.timeoutMs} ms`);
+  return parts.length > 0 ? `Budgets: ${parts.join("; ")}` : null;
+}
+
+function renderDriverBlocks(policy: CompiledPolicy, patchDirectives: readonly string[]): string | null {
+  const lines: string[] = [];
+  if (policy.blocks.length > 0) {
+    const ids = policy.blocks.map((b) => `${b.id}@${b.version}`).join(", ");
+    lines.push(`# Driver Blocks (${policy.driverBlockMode}): ${ids}`);
+    lines.push(...policy.promptConstraints.map((c) => `- ${c}`));
+  }
+  if (patchDirectives.length > 0) {
+    if (lines.length > 0) lines.push("");
+    lines.push("# Patch directives (regeneration)");
+    lines.push(
+      "Your previous reply failed validation. Fix exactly these points and keep everything else that was right:",
+    );
+    lines.push(...patchDirectives.map((d) => `- ${d}`));
+  }
+  return lines.length > 0 ? lines.join("\n") : null;
+}

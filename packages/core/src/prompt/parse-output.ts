@@ -1,0 +1,119 @@
+import {
+  EnvelopeActionNeeded,
+  EnvelopeAffectSignal,
+  EnvelopeShape,
+  EnvelopeSignal,
+  ModelOutputEnvelope,
+} from "../contracts/envelope.js";
+
+/** How the envelope was obtained: the whole text, a JSON object found inside it, a repaired object, or plain text. */
+export type ModelOutputParse = "exact" | "extracted" | "salvaged" | "plain_text";
+
+export interface ParsedModelOutput {
+  readonly envelope: ModelOutputEnvelope;
+  /** True when the output was not a valid envelope (api.md §4 counts it as a format violation). */
+  readonly formatViolation: boolean;
+  readonly parse: ModelOutputParse;
+}
+
+/** JSON objects tried per output; bounds the work on adversarial text full of braces. */
+const MAX_CANDIDATES = 16;
+
+/**
+ * Parses a model reply into output envelope v1. Tolerated without a violation: surrounding whitespace,
+ * a code fence, leading or trailing prose (the first balanced JSON object that is a valid envelope is
+ * used). An object with a string assistant_text but other faults keeps that text and the valid meta
+ * parts (violation). Anything else becomes plain-text assistant_text (violation).
+ */
+export function parseModelOutput(text: string): ParsedModelOutput {
+  const trimmed = text.trim();
+  let salvage: ModelOutputEnvelope | null = null;
+  const starts = objectStarts(trimmed);
+  for (let i = 0; i < starts.length && i < MAX_CANDIDATES; i++) {
+    const start = starts[i]!;
+    const end = balancedEnd(trimmed, start);
+    if (end < 0) continue;
+    const value = tryJson(trimmed.slice(start, end + 1));
+    if (value === undefined) continue;
+    const parsed = ModelOutputEnvelope.safeParse(value);
+    if (parsed.success) {
+      const exact = start === 0 && end === trimmed.length - 1;
+      return { envelope: parsed.data, formatViolation: false, parse: exact ? "exact" : "extracted" };
+    }
+    salvage ??= salvageEnvelope(value);
+  }
+  if (salvage !== null) return { envelope: salvage, formatViolation: true, parse: "salvaged" };
+  return { envelope: { assistant_text: trimmed }, formatViolation: true, parse: "plain_text" };
+}
+
+function objectStarts(text: string): number[] {
+  const starts: number[] = [];
+  for (let i = text.indexOf("{"); i >= 0 && starts.length < MAX_CANDIDATES; i = text.indexOf("{", i + 1)) {
+    starts.push(i);
+  }
+  return starts;
+}
+
+/** Index of the brace closing the object opened at `start`, string-aware; -1 when unbalanced. */
+function balancedEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text.charAt(i);
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === "{") depth++;
+    else if (ch === "}") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+function tryJson(candidate: string): unknown {
+  try {
+    return JSON.parse(candidate) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function salvageEnvelope(value: unknown): ModelOutputEnvelope | null {
+  if (typeof value !== "object" || value === null) return null;
+  const record = value as Record<string, unknown>;
+  if (typeof record.assistant_text !== "string") return null;
+  const rawMeta = record.meta;
+  if (typeof rawMeta !== "object" || rawMeta === null) return { assistant_text: record.assistant_text };
+  const metaIn = rawMeta as Record<string, unknown>;
+  const meta: NonNullable<ModelOutputEnvelope["meta"]> = {};
+  const shape = EnvelopeShape.safeParse(metaIn.shape);
+  if (shape.success) meta.shape = shape.data;
+  const affect = EnvelopeAffectSignal.safeParse(metaIn.affect_signal);
+  if (affect.success) meta.affect_signal = affect.data;
+  const signals = validItems(metaIn.signals, (item) => EnvelopeSignal.safeParse(item), 16);
+  if (signals.length > 0) meta.signals = signals;
+  const actions = validItems(metaIn.action_needed, (item) => EnvelopeActionNeeded.safeParse(item), 5);
+  if (actions.length > 0) meta.action_needed = actions;
+  return Object.keys(meta).length > 0
+    ? { assistant_text: record.assistant_text, meta }
+    : { assistant_text: record.assistant_text };
+}
+
+function validItems<T>(
+  value: unknown,
+  parse: (item: unknown) => { success: true; data: T } | { success: false },
+  max: number,
+): T[] {
+  if (!Array.isArray(value)) return [];
+  const out: T[] = [];
+  for (const item of value) {
+    const parsed = parse(item);
+    if (parsed.success && out.length < max) out.push(parsed.data);
+  }
+  return out;
+}

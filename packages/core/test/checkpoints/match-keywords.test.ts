@@ -1,0 +1,137 @@
+import { createKeywordMatcher, matchKeywords } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+describe("matchKeywords", () => {
+  it("any: triggers when some keyword occurs, reporting first positions in keyword order", () => {
+    const r = matchKeywords(
+      "Deploy to production, then deploy again",
+      ["production", "deploy", "rollback"],
+      "any",
+    );
+    expect(r).toEqual({
+      triggered: true,
+      matches: [
+        { keyword: "production", position: 10 },
+        { keyword: "deploy", position: 0 },
+      ],
+    });
+    expect(matchKeywords("nothing here", ["deploy"], "any")).toEqual({ triggered: false, matches: [] });
+  });
+
+  it("all: triggers only when every keyword occurs", () => {
+    expect(matchKeywords("deploy to production", ["deploy", "production"], "all").triggered).toBe(true);
+    const partial = matchKeywords("deploy to staging", ["deploy", "production"], "all");
+    expect(partial.triggered).toBe(false);
+    expect(partial.matches).toEqual([{ keyword: "deploy", position: 0 }]);
+  });
+
+  it("is case-insensitive by default and case-sensitive on request", () => {
+    expect(matchKeywords("GEOMETRY", ["geometry"], "any").triggered).toBe(true);
+    expect(matchKeywords("GEOMETRY", ["geometry"], "any", { caseSensitive: true }).triggered).toBe(false);
+    expect(matchKeywords("İstanbul Straße", ["straße"], "any").matches).toEqual([
+      { keyword: "straße", position: 9 },
+    ]);
+  });
+
+  it("phrase: matches whole words and multi-word phrases only", () => {
+    expect(matchKeywords("the geometry system", ["geo"], "phrase").triggered).toBe(false);
+    expect(matchKeywords("the geometry system", ["geometry system"], "phrase").matches).toEqual([
+      { keyword: "geometry system", position: 4 },
+    ]);
+    expect(matchKeywords("geometry, please", ["geometry"], "phrase").triggered).toBe(true);
+    // the first occurrence is inside a word; the second stands alone
+    expect(matchKeywords("geode geo", ["geo"], "phrase").matches).toEqual([{ keyword: "geo", position: 6 }]);
+    expect(matchKeywords("snake_case", ["snake"], "phrase").triggered).toBe(false);
+    expect(matchKeywords("café au lait", ["café"], "phrase").triggered).toBe(true);
+    expect(matchKeywords("cafés", ["café"], "phrase").triggered).toBe(false);
+  });
+
+  it("regex: runs patterns with the linear engine and refuses unsafe ones", () => {
+    expect(matchKeywords("deploy to prod-42", ["prod-\\d+"], "regex").matches).toEqual([
+      { keyword: "prod-\\d+", position: 10 },
+    ]);
+    expect(matchKeywords("DROP TABLE users", ["drop\\s+table"], "regex").triggered).toBe(true);
+    expect(
+      matchKeywords("DROP TABLE users", ["drop\\s+table"], "regex", { caseSensitive: true }).triggered,
+    ).toBe(false);
+    expect(matchKeywords("aa", ["(a)\\1"], "regex").triggered).toBe(false);
+    expect(matchKeywords(`${"a".repeat(5000)}!`, ["^(a+)+$"], "regex").triggered).toBe(false);
+  });
+
+  it("fuzzy: tolerates typos within the threshold", () => {
+    expect(matchKeywords("tell me about the geomtry", ["geometry"], "fuzzy").matches).toEqual([
+      { keyword: "geometry", position: 18 },
+    ]);
+    // 1 - 2/8 = 0.75 < 0.8
+    expect(matchKeywords("the geomtery", ["geometry"], "fuzzy").triggered).toBe(false);
+    expect(matchKeywords("the geomtery", ["geometry"], "fuzzy", { threshold: 0.7 }).triggered).toBe(true);
+    expect(matchKeywords("please deploy to prodution now", ["production"], "fuzzy").triggered).toBe(true);
+    expect(matchKeywords("the geometry sistem works", ["geometry system"], "fuzzy").matches).toEqual([
+      { keyword: "geometry system", position: 4 },
+    ]);
+    expect(matchKeywords("completely unrelated", ["geometry"], "fuzzy").triggered).toBe(false);
+  });
+
+  it("never matches empty keywords or empty keyword lists", () => {
+    expect(matchKeywords("abc", [], "all").triggered).toBe(false);
+    expect(matchKeywords("abc", [""], "any")).toEqual({ triggered: false, matches: [] });
+  });
+});
+
+describe("createKeywordMatcher (Aho–Corasick)", () => {
+  const naive = (input: string, keywords: string[], caseSensitive: boolean) => {
+    const text = caseSensitive ? input : input.toLowerCase();
+    return keywords.map((k) => (k === "" ? -1 : text.indexOf(caseSensitive ? k : k.toLowerCase())));
+  };
+  const alphabet = fc.constantFrom("a", "b", "c", "A", "B", " ", "-");
+  const word = fc.string({ unit: alphabet, minLength: 0, maxLength: 5 });
+
+  it("agrees with an indexOf loop on first positions", () => {
+    fc.assert(
+      fc.property(
+        fc.array(word, { maxLength: 12 }),
+        fc.string({ unit: alphabet, maxLength: 60 }),
+        fc.boolean(),
+        (keywords, input, caseSensitive) => {
+          const matcher = createKeywordMatcher(keywords, { caseSensitive });
+          expect(Array.from(matcher.positions(input))).toEqual(naive(input, keywords, caseSensitive));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("phrase mode agrees with a \\b regex for word keywords", () => {
+    const wordChars = fc.string({ unit: fc.constantFrom("a", "b", "c"), minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(
+        fc.array(wordChars, { minLength: 1, maxLength: 6 }),
+        fc.string({ unit: fc.constantFrom("a", "b", "c", " ", "."), maxLength: 40 }),
+        (keywords, input) => {
+          const result = matchKeywords(input, keywords, "phrase");
+          const expected = keywords.flatMap((k) => {
+            const m = new RegExp(`\\b${k}\\b`).exec(input);
+            return m ? [{ keyword: k, position: m.index }] : [];
+          });
+          expect(result.matches).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("notices a keyword array mutated between calls", () => {
+    const keywords = ["alpha"];
+    expect(matchKeywords("beta", keywords, "any").triggered).toBe(false);
+    keywords.push("beta");
+    expect(matchKeywords("beta", keywords, "any").matches).toEqual([{ keyword: "beta", position: 0 }]);
+  });
+
+  it("is built once and reused for every input", () => {
+    const matcher = createKeywordMatcher(["alpha", "beta"], { mode: "all" });
+    expect(matcher.match("alpha and beta").triggered).toBe(true);
+    expect(matcher.match("alpha only").triggered).toBe(false);
+    expect(Object.isFrozen(matcher)).toBe(true);
+  });
+});

@@ -1,0 +1,93 @@
+import {
+  ActionExpectation,
+  DriverBlock,
+  DriverBlockOutputContract,
+  DriverBlockRef,
+  DriverBlockValidators,
+  DriverBlockVersion,
+  Enforcement,
+} from "@solserver/core";
+import { validDriverBlock } from "../fixtures/valid-contracts.js";
+import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
+
+const block = validDriverBlock();
+const minimalBlock = { id: "b", version: 1, title: "B" };
+const validators = { required: ["a"], mustNot: ["b"], mustHaveAny: [["c", "d"]] };
+
+export const driverBlockCases: Record<string, ContractCase> = {
+  DriverBlockVersion: {
+    schema: DriverBlockVersion,
+    valid: ["1", "1.2.0", 0, 7],
+    invalid: [
+      bad("empty string", null, [], ""),
+      bad("string over 32", null, [], str(33)),
+      bad("negative", null, [], -1),
+      bad("fractional", null, [], 1.5),
+    ],
+  },
+  DriverBlockRef: {
+    schema: DriverBlockRef,
+    valid: [{ id: "a", version: "1" }],
+    invalid: [
+      bad("id over 64", { id: "a", version: 1 }, ["id"], str(65)),
+      missing({ id: "a", version: 1 }, ["version"]),
+      unknownKey({ id: "a", version: 1 }),
+    ],
+  },
+  Enforcement: {
+    schema: Enforcement,
+    valid: ["strict", "warn", "off"],
+    invalid: [bad("unknown enforcement", null, [], "hard")],
+  },
+  DriverBlockValidators: {
+    schema: DriverBlockValidators,
+    valid: [validators, {}],
+    invalid: [
+      bad("required over 20", validators, ["required"], many(21, "a")),
+      bad("mustNot pattern over 200", validators, ["mustNot", 0], str(201)),
+      bad("mustHaveAny group empty", validators, ["mustHaveAny", 0], []),
+      bad("mustHaveAny over 10 groups", validators, ["mustHaveAny"], many(11, ["a"])),
+      unknownKey(validators),
+    ],
+  },
+  DriverBlockOutputContract: {
+    schema: DriverBlockOutputContract,
+    valid: [{ requiredSections: ["Answer"] }, {}],
+    invalid: [
+      bad("requiredSections over 10", {}, ["requiredSections"], many(11, "S")),
+      bad("section over 80", { requiredSections: ["A"] }, ["requiredSections", 0], str(81)),
+      unknownKey({}),
+    ],
+  },
+  ActionExpectation: {
+    schema: ActionExpectation,
+    valid: [{ when: "w", require: "r" }],
+    invalid: [
+      bad("empty when", { when: "w", require: "r" }, ["when"], ""),
+      bad("require over 200", { when: "w", require: "r" }, ["require"], str(201)),
+      unknownKey({ when: "w", require: "r" }),
+    ],
+  },
+  DriverBlock: {
+    schema: DriverBlock,
+    valid: [block, minimalBlock],
+    invalid: [
+      bad("empty id", block, ["id"], ""),
+      bad("id over 64", block, ["id"], str(65)),
+      bad("version negative", block, ["version"], -2),
+      bad("title over 120", block, ["title"], str(121)),
+      missing(block, ["title"]),
+      bad("unknown scope", block, ["scope"], "global"),
+      bad("unknown enforcement", block, ["enforcement"], "hard"),
+      bad("description over 1000", block, ["description"], str(1001)),
+      bad("appliesToModes over 16", block, ["appliesToModes"], many(17, "m")),
+      bad("promptConstraints over 10", block, ["promptConstraints"], many(11, "c")),
+      bad("promptConstraint over 500", block, ["promptConstraints", 0], str(501)),
+      bad("outputContract unknown key", block, ["outputContract"], { extra: 1 }),
+      bad("validators required not array", block, ["validators", "required"], "a"),
+      bad("actionExpectations over 10", block, ["actionExpectations"], many(11, { when: "w", require: "r" })),
+      unknownKey(block),
+      unknownKey(block, ["validators"]),
+    ],
+  },
+};
