@@ -1,0 +1,272 @@
+import {
+  type ActionNeeded,
+  type ActionView,
+  type Clock,
+  type DeferActionResult,
+  type ExecuteActionInput,
+  type ExecuteActionResult,
+  type IdGenerator,
+  isSolError,
+  SolError,
+  transitionAction,
+  userAsksForAction,
+} from "@solserver/core";
+import type { ActionRecorder } from "../orchestrator/create-turn-service.js";
+import type { ActionStore, StoredAction } from "../store/index.js";
+import { verifyBinding } from "./binding.js";
+import type { ExecutorRegistry } from "./executor-registry.js";
+import { type ProposeActionInput, type ProposeActionOutcome, proposeAction } from "./propose.js";
+import { recoverAction } from "./recovery.js";
+import { runExecutor } from "./run-executor.js";
+import { executionToResult, toActionView, toExecuteResult } from "./views.js";
+
+/** Options of {@link createActionGate}. */
+export interface ActionGateOptions {
+  readonly actions: ActionStore;
+  readonly executors: ExecutorRegistry;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** How long an executor may run before it is aborted and the run fails. */
+  readonly executeTimeoutMs: number;
+  /** How long a claim holds; an `executing` action older than this is recovered. Must exceed the timeout. */
+  readonly leaseMs: number;
+  /** How often a duplicate execute request looks for its twin's answer. */
+  readonly pollMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/** The permission gate: proposals, the chip's decisions, at-most-once execution, crash recovery. */
+export interface ActionGate {
+  /** Stores one proposal (see {@link proposeAction}). */
+  propose(input: ProposeActionInput): Promise<ProposeActionOutcome>;
+  /** The turn orchestrator's hook: stores a reply's `meta.action_needed` and returns the chips to show. */
+  readonly recorder: ActionRecorder;
+  get(tenantId: string, actionId: string): Promise<ActionView>;
+  /** Runs an approved action at most once; the same request_id always gets the same answer. */
+  execute(tenantId: string, input: ExecuteActionInput): Promise<ExecuteActionResult>;
+  defer(tenantId: string, actionId: string): Promise<DeferActionResult>;
+  /** Recovers every `executing` action whose lease ran out (process start); returns how many. */
+  recoverExpired(): Promise<number>;
+  /** Resolves once every execution in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
+}
+
+const RECOVERY_BATCH = 100;
+
+/** Builds the gate; options are validated once and frozen. */
+export function createActionGate(options: ActionGateOptions): ActionGate {
+  const opts = Object.freeze({
+    pollMs: 25,
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    ...options,
+  });
+  if (!(opts.executeTimeoutMs > 0) || !(opts.leaseMs > opts.executeTimeoutMs)) {
+    throw new SolError("invalid_input", "The action lease must be longer than the execution time limit.", {
+      details: { executeTimeoutMs: opts.executeTimeoutMs, leaseMs: opts.leaseMs },
+    });
+  }
+  const { actions } = opts;
+  const inFlight = new Set<Promise<unknown>>();
+  const iso = (offsetMs = 0) => new Date(opts.clock.now() + offsetMs).toISOString();
+  const recoveryDeps = { actions, executors: opts.executors, clock: opts.clock };
+
+  /** Loads an action of this tenant, recovering it first when its claim was abandoned. */
+  async function load(tenantId: string, actionId: string): Promise<StoredAction> {
+    const action = await actions.get(tenantId, actionId);
+    if (action === null) throw new SolError("not_found", `No action ${actionId}.`);
+    const leaseOver = action.leaseExpiresAt === null || action.leaseExpiresAt < iso();
+    if (action.status === "executing" && leaseOver) return recoverAction(recoveryDeps, action);
+    return action;
+  }
+
+  function notExecutable(action: StoredAction): SolError {
+    return new SolError(
+      "invalid_transition",
+      `Action ${action.actionId} is ${action.status}; only a proposed, deferred or failed action can be executed.`,
+      { details: { action_id: action.actionId, status: action.status } },
+    );
+  }
+
+  /** A duplicate of a request that is running: wait for its answer rather than run anything. */
+  async function awaitTwin(
+    tenantId: string,
+    actionId: string,
+    requestId: string,
+  ): Promise<ExecuteActionResult> {
+    const deadline = opts.clock.now() + opts.leaseMs;
+    for (;;) {
+      const answered = await actions.getExecution(tenantId, actionId, requestId);
+      if (answered) return executionToResult(answered);
+      const current = await load(tenantId, actionId);
+      if (current.status !== "executing" || current.executeRequestId !== requestId) {
+        return toExecuteResult(current);
+      }
+      if (opts.clock.now() >= deadline) return toExecuteResult(current);
+      await opts.sleep(opts.pollMs);
+    }
+  }
+
+  async function claimAndRun(tenantId: string, input: ExecuteActionInput): Promise<ExecuteActionResult> {
+    const { action_id: actionId, request_id: requestId } = input;
+    const action = await load(tenantId, actionId);
+    const answered = await actions.getExecution(tenantId, actionId, requestId);
+    if (answered) return executionToResult(answered);
+    if (action.status === "executing" && action.executeRequestId === requestId) {
+      return awaitTwin(tenantId, actionId, requestId);
+    }
+    const approved = transitionAction(action.status, "approve");
+    if (!approved.ok) throw notExecutable(action);
+    const payload = verifyBinding(action);
+    const started = transitionAction(approved.value, "start");
+    if (!started.ok) throw notExecutable(action);
+    // The database decides between racing approvals: only one conditional update matches.
+    const claimed = await actions.compareAndSet(
+      tenantId,
+      actionId,
+      { status: action.status, version: action.version, payloadHash: action.payloadHash },
+      {
+        status: started.value,
+        executeRequestId: requestId,
+        leaseExpiresAt: iso(opts.leaseMs),
+        receipt: null,
+        error: null,
+        now: iso(),
+      },
+    );
+    if (claimed === null) {
+      const current = await load(tenantId, actionId);
+      if (current.status === "executing" && current.executeRequestId === requestId) {
+        return awaitTwin(tenantId, actionId, requestId);
+      }
+      const raced = await actions.getExecution(tenantId, actionId, requestId);
+      if (raced) return executionToResult(raced);
+      throw notExecutable(current);
+    }
+    const outcome = await runExecutor(
+      opts.executors.get(claimed.kind),
+      claimed.kind,
+      payload,
+      { tenantId, threadId: claimed.threadId, actionId, requestId, nowMs: opts.clock.now() },
+      opts.executeTimeoutMs,
+    );
+    const finished = await actions.finish({
+      tenantId,
+      actionId,
+      version: claimed.version,
+      requestId,
+      outcome,
+      now: iso(),
+    });
+    // Null only when the claim was recovered under us (lease overrun): report what is stored now.
+    return finished === null ? toExecuteResult(await load(tenantId, actionId)) : toExecuteResult(finished);
+  }
+
+  const recorder: ActionRecorder = async (args) => {
+    const shown: ActionNeeded[] = [];
+    let suppressed = 0;
+    for (const { action, payload } of args.proposals) {
+      try {
+        const result = await proposeAction(opts, {
+          tenantId: args.tenantId,
+          threadId: args.threadId,
+          messageId: args.messageId,
+          requestId: args.requestId,
+          source: "envelope",
+          actionId: action.action_id,
+          explicitRequest: userAsksForAction(args.message, action.action_kind),
+          proposal: {
+            action_kind: action.action_kind,
+            action_label: action.action_label,
+            action_summary_bullets: action.action_summary_bullets,
+            ...(action.action_target === undefined ? {} : { action_target: action.action_target }),
+            ...(action.action_data_used === undefined ? {} : { action_data_used: action.action_data_used }),
+            ...(action.action_why === undefined ? {} : { action_why: action.action_why }),
+            action_payload: payload,
+          },
+        });
+        if (result.outcome === "suppressed") suppressed += 1;
+        else if (!shown.some((a) => a.action_id === result.action.action_id)) shown.push(result.action);
+      } catch (error) {
+        // A proposal the store cannot hold (e.g. a NUL in a label) is dropped, not the whole turn.
+        if (!isSolError(error) || error.code !== "invalid_input") throw error;
+        args.trace.add("action_gate", "warning", "Dropped an action proposal that cannot be stored", {
+          actionKind: action.action_kind,
+          reason: error.message,
+        });
+      }
+    }
+    if (args.proposals.length > 0) {
+      args.trace.add(
+        "action_gate",
+        "completed",
+        `Actions proposed: ${shown.length}, suppressed: ${suppressed}`,
+        {
+          proposed: shown.map((a) => ({ actionId: a.action_id, kind: a.action_kind })),
+          suppressed,
+        },
+      );
+    }
+    return shown;
+  };
+
+  return Object.freeze({
+    propose: (input: ProposeActionInput) => proposeAction(opts, input),
+    recorder,
+    async get(tenantId: string, actionId: string) {
+      return toActionView(await load(tenantId, actionId));
+    },
+    async execute(tenantId: string, input: ExecuteActionInput) {
+      const work = claimAndRun(tenantId, input);
+      inFlight.add(work);
+      try {
+        return await work;
+      } finally {
+        inFlight.delete(work);
+      }
+    },
+    async defer(tenantId: string, actionId: string): Promise<DeferActionResult> {
+      const action = await load(tenantId, actionId);
+      if (action.status === "deferred") return { status: "deferred" };
+      const next = transitionAction(action.status, "defer");
+      if (!next.ok) {
+        throw new SolError(
+          "invalid_transition",
+          `Action ${actionId} is ${action.status}; only a proposed action can be deferred.`,
+          { details: { action_id: actionId, status: action.status } },
+        );
+      }
+      const done = await actions.compareAndSet(
+        tenantId,
+        actionId,
+        { status: action.status, version: action.version },
+        { status: next.value, now: iso() },
+      );
+      if (done !== null) return { status: "deferred" };
+      const current = await load(tenantId, actionId);
+      if (current.status === "deferred") return { status: "deferred" };
+      throw new SolError(
+        "invalid_transition",
+        `Action ${actionId} is ${current.status}; it can no longer be deferred.`,
+        {
+          details: { action_id: actionId, status: current.status },
+        },
+      );
+    },
+    async recoverExpired() {
+      let recovered = 0;
+      for (;;) {
+        const expired = await actions.listExpiredExecuting(iso(), RECOVERY_BATCH);
+        let changed = 0;
+        for (const action of expired) {
+          const after = await recoverAction(recoveryDeps, action);
+          if (after.status !== "executing") changed += 1;
+        }
+        recovered += changed;
+        if (expired.length < RECOVERY_BATCH || changed === 0) return recovered;
+      }
+    },
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  });
+}

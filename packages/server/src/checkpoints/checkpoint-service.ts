@@ -1,0 +1,303 @@
+import {
+  ActionNeeded,
+  type CheckpointAction,
+  type CheckpointEngine,
+  type CheckpointEvaluateRequest,
+  type CheckpointEvaluation,
+  type CheckpointSessionState,
+  CheckpointTraceEvent,
+  type Clock,
+  FiredCheckpoint,
+  fail,
+  type IdGenerator,
+  type PendingCheckpointConfirmation,
+  type Result,
+  restoreCheckpointSession,
+  SolError,
+  type TraceEvent,
+  type TraceEventDraft,
+} from "@solserver/core";
+import { z } from "zod";
+import type { CheckpointSessionStore, StoredCheckpointSession } from "../store/index.js";
+import { createKeyedMutex } from "./keyed-mutex.js";
+import { checkpointTraceRunId } from "./session-ids.js";
+import { CHECKPOINT_TRACE_PHASE, evaluationTraceDrafts } from "./trace-drafts.js";
+
+/**
+ * Called when an `action_pre` needs the user's confirmation, before the session is committed. It
+ * stores the request as a real action (the permission gate) and returns the ActionNeeded to show,
+ * which may name an existing identical action. It can be called again for the same evaluation when a
+ * concurrent writer forces a retry, always with the same `request_id` (`evaluationId`).
+ */
+export type ConfirmationRequiredHook = (args: {
+  readonly tenantId: string;
+  readonly sessionId: string;
+  readonly evaluationId: string;
+  readonly action: CheckpointAction;
+  readonly actionNeeded: ActionNeeded;
+}) => Promise<ActionNeeded>;
+
+export interface CheckpointServiceOptions {
+  readonly engine: CheckpointEngine;
+  readonly sessions: CheckpointSessionStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly onConfirmationRequired?: ConfirmationRequiredHook;
+  /** Compare-and-swap attempts before giving up with `conflict` (default 8). */
+  readonly maxAttempts?: number;
+}
+
+/** One HTTP evaluation: the api.md answer plus where its events were chained. */
+export interface CheckpointEvaluateOutcome {
+  readonly evaluation: CheckpointEvaluation;
+  readonly evaluationId: string;
+  readonly traceRunId: string;
+  /** The stored (sequenced, hashed) trace events this evaluation appended. */
+  readonly traceEvents: readonly TraceEvent[];
+}
+
+/** What a chat turn's checkpoints produced; remembered per requestId for a re-run. */
+export const TurnCheckpointResult = z
+  .object({
+    injectContext: z.array(z.string()),
+    fired: z.array(FiredCheckpoint),
+    traceEvents: z.array(CheckpointTraceEvent),
+    sessionStarted: z.boolean(),
+  })
+  .strict();
+export type TurnCheckpointResult = z.infer<typeof TurnCheckpointResult>;
+
+export interface TurnCheckpointOutcome extends TurnCheckpointResult {
+  readonly sessionId: string;
+  /** True when this is a re-run of the same request and the remembered result was returned. */
+  readonly replayed: boolean;
+}
+
+export interface CheckpointService {
+  readonly engine: CheckpointEngine;
+  /** `POST /v1/checkpoints/evaluate`: one event for one of the tenant's sessions. */
+  evaluate(tenantId: string, request: CheckpointEvaluateRequest): Promise<CheckpointEvaluateOutcome>;
+  /** A chat turn: `session_start` when the session has not started, then `input` with the message. */
+  evaluateTurn(args: {
+    readonly tenantId: string;
+    readonly sessionId: string;
+    readonly requestId: string;
+    readonly input: string;
+  }): Promise<TurnCheckpointOutcome>;
+  /** The user approved a pending confirmation: the next identical `action_pre` passes once. */
+  grantConfirmation(
+    tenantId: string,
+    sessionId: string,
+    actionId: string,
+  ): Promise<Result<PendingCheckpointConfirmation>>;
+  /** The stored state of a session, or null. */
+  getSession(tenantId: string, sessionId: string): Promise<CheckpointSessionState | null>;
+}
+
+type Step<T> =
+  | { readonly kind: "skip"; readonly value: T }
+  | {
+      readonly kind: "write";
+      readonly value: T;
+      readonly memo?: { readonly requestId: string; readonly result: unknown };
+      readonly trace?: {
+        readonly traceRunId: string;
+        readonly transmissionId: string | null;
+        readonly drafts: readonly TraceEventDraft[];
+      };
+    };
+
+const DEFAULTS = { maxAttempts: 8 };
+
+/**
+ * Runs checkpoint evaluations against stored session state. Evaluations of one session are
+ * serialised in this process by a lock and across processes by compare-and-swap on the row version
+ * (a lost race re-reads the state and evaluates again); the state and the evaluation's trace events
+ * commit in one transaction.
+ */
+export function createCheckpointService(options: CheckpointServiceOptions): CheckpointService {
+  const opts = Object.freeze({ ...DEFAULTS, ...options });
+  if (!Number.isSafeInteger(opts.maxAttempts) || opts.maxAttempts < 1) {
+    throw new SolError("invalid_input", "maxAttempts must be a positive integer");
+  }
+  const { engine, sessions } = opts;
+  const locks = createKeyedMutex();
+  const iso = () => new Date(opts.clock.now()).toISOString();
+
+  function restore(sessionId: string, stored: StoredCheckpointSession | null): CheckpointSessionState {
+    if (stored === null) return engine.createSession(sessionId);
+    const restored = restoreCheckpointSession(stored.state);
+    if (!restored.ok || restored.value.sessionId !== sessionId) {
+      throw new SolError("internal", `The stored state of checkpoint session ${sessionId} is unreadable.`, {
+        details: restored.ok ? [] : restored.issues,
+      });
+    }
+    return restored.value;
+  }
+
+  async function withSession<T>(
+    tenantId: string,
+    sessionId: string,
+    step: (state: CheckpointSessionState, stored: StoredCheckpointSession | null) => Promise<Step<T>>,
+  ): Promise<{ value: T; events: readonly TraceEvent[] }> {
+    return locks.run(`${tenantId}\u0000${sessionId}`, async () => {
+      for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
+        const stored = await sessions.get(tenantId, sessionId);
+        const state = restore(sessionId, stored);
+        const result = await step(state, stored);
+        if (result.kind === "skip") return { value: result.value, events: [] };
+        const written = await sessions.put({
+          tenantId,
+          sessionId,
+          state,
+          expectedVersion: stored?.version ?? null,
+          now: iso(),
+          ...(result.memo ? { memo: result.memo } : {}),
+          ...(result.trace ? { trace: result.trace } : {}),
+        });
+        if (written.ok) return { value: result.value, events: written.events };
+      }
+      throw new SolError(
+        "conflict",
+        `Checkpoint session ${sessionId} kept changing during the evaluation; retry the request.`,
+      );
+    });
+  }
+
+  /** Binds a confirmation to this evaluation and (through the hook) to a stored action. */
+  async function confirm(
+    tenantId: string,
+    state: CheckpointSessionState,
+    evaluation: CheckpointEvaluation,
+    action: CheckpointAction,
+    evaluationId: string,
+  ): Promise<CheckpointEvaluation> {
+    const needed = evaluation.requireConfirmation;
+    if (!needed) return evaluation;
+    let final: ActionNeeded = { ...needed, request_id: evaluationId };
+    if (opts.onConfirmationRequired) {
+      const answered = ActionNeeded.safeParse(
+        await opts.onConfirmationRequired({
+          tenantId,
+          sessionId: state.sessionId,
+          evaluationId,
+          action,
+          actionNeeded: final,
+        }),
+      );
+      if (!answered.success) {
+        throw new SolError("internal", "The confirmation hook returned an invalid ActionNeeded.", {
+          details: answered.error.issues,
+        });
+      }
+      final = answered.data;
+    }
+    const pending = state.pendingConfirmations.find((p) => p.action_id === needed.action_id);
+    if (pending) {
+      pending.action_id = final.action_id;
+      pending.request_id = final.request_id;
+    }
+    return { ...evaluation, requireConfirmation: final };
+  }
+
+  return {
+    engine,
+
+    async evaluate(tenantId, request) {
+      const { sessionId, event } = request;
+      const evaluationId = opts.ids("cpe");
+      const traceRunId = checkpointTraceRunId(sessionId);
+      const { value, events } = await withSession(tenantId, sessionId, async (state) => {
+        let evaluation = await engine.evaluate(state, event);
+        if (event.action) evaluation = await confirm(tenantId, state, evaluation, event.action, evaluationId);
+        return {
+          kind: "write",
+          value: evaluation,
+          trace: {
+            traceRunId,
+            transmissionId: evaluationId,
+            drafts: evaluationTraceDrafts({ evaluationId, sessionId, event, evaluation }),
+          },
+        };
+      });
+      return { evaluation: value, evaluationId, traceRunId, traceEvents: events };
+    },
+
+    async evaluateTurn({ tenantId, sessionId, requestId, input }) {
+      const { value } = await withSession<TurnCheckpointOutcome>(
+        tenantId,
+        sessionId,
+        async (state, stored) => {
+          if (stored?.lastRequestId === requestId) {
+            const remembered = TurnCheckpointResult.safeParse(stored.lastResult);
+            if (remembered.success) {
+              return { kind: "skip", value: { ...remembered.data, sessionId, replayed: true } };
+            }
+          }
+          const sessionStarted = !state.started;
+          const parts: CheckpointEvaluation[] = [];
+          if (sessionStarted) parts.push(await engine.evaluate(state, { type: "session_start" }));
+          parts.push(await engine.evaluate(state, { type: "input", input }));
+          const result: TurnCheckpointResult = {
+            injectContext: [...new Set(parts.flatMap((p) => p.injectContext))],
+            fired: parts.flatMap((p) => p.fired),
+            traceEvents: parts.flatMap((p) => p.traceEvents),
+            sessionStarted,
+          };
+          return {
+            kind: "write",
+            value: { ...result, sessionId, replayed: false },
+            memo: { requestId, result },
+          };
+        },
+      );
+      return value;
+    },
+
+    async grantConfirmation(tenantId, sessionId, actionId) {
+      type Granted = Result<PendingCheckpointConfirmation>;
+      const { value } = await withSession<Granted>(tenantId, sessionId, async (state, stored) => {
+        if (stored === null) {
+          return {
+            kind: "skip",
+            value: fail({
+              code: "not_found",
+              message: `no checkpoint session ${sessionId}`,
+              path: ["sessionId"],
+            }),
+          };
+        }
+        const granted = engine.grantConfirmation(state, actionId);
+        if (!granted.ok) return { kind: "skip", value: granted };
+        return {
+          kind: "write",
+          value: granted,
+          trace: {
+            traceRunId: checkpointTraceRunId(sessionId),
+            transmissionId: null,
+            drafts: [
+              {
+                actor: "user",
+                phase: CHECKPOINT_TRACE_PHASE,
+                status: "completed",
+                summary: `confirmation granted for ${granted.value.action_type}`,
+                metadata: {
+                  sessionId,
+                  action_id: granted.value.action_id,
+                  request_id: granted.value.request_id,
+                  action: granted.value.action_type,
+                },
+              },
+            ],
+          },
+        };
+      });
+      return value;
+    },
+
+    async getSession(tenantId, sessionId) {
+      const stored = await sessions.get(tenantId, sessionId);
+      return stored === null ? null : restore(sessionId, stored);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import {
+  type ActionExecutor,
+  type PendingCheckpointConfirmation,
+  type Result,
+  SolError,
+} from "@solserver/core";
+import type { ActionGate, ProposeActionInput } from "../actions/index.js";
+import type { ConfirmationRequiredHook } from "./checkpoint-service.js";
+
+/**
+ * The action kind of a stored checkpoint confirmation. Executing it does not run the agent's action
+ * (the agent does that); it approves it: the session's next identical `action_pre` passes once.
+ */
+export const CHECKPOINT_CONFIRMATION_KIND = "checkpoint_confirmation";
+
+/** Statuses in which an earlier identical confirmation can still be approved by the user. */
+const STILL_OPEN = new Set(["proposed", "deferred"]);
+
+/**
+ * The confirmation hook backed by the permission gate: the request becomes a stored action of kind
+ * `checkpoint_confirmation` (payload `{ sessionId, action }`, the session as its thread) that
+ * `POST /v1/actions/execute` approves. An identical one still open is reused; one already approved,
+ * running or done is not, because the agent is asking again.
+ */
+export function createGateConfirmationHook(
+  gate: Pick<ActionGate, "propose" | "get">,
+): ConfirmationRequiredHook {
+  return async ({ tenantId, sessionId, evaluationId, action, actionNeeded }) => {
+    const input = (explicitRequest: boolean): ProposeActionInput => ({
+      tenantId,
+      threadId: sessionId,
+      messageId: null,
+      requestId: evaluationId,
+      source: "checkpoint",
+      explicitRequest,
+      actionId: actionNeeded.action_id,
+      proposal: {
+        action_kind: CHECKPOINT_CONFIRMATION_KIND,
+        action_label: actionNeeded.action_label,
+        action_summary_bullets: actionNeeded.action_summary_bullets,
+        ...(actionNeeded.action_target ? { action_target: actionNeeded.action_target } : {}),
+        ...(actionNeeded.action_data_used ? { action_data_used: actionNeeded.action_data_used } : {}),
+        ...(actionNeeded.action_why ? { action_why: actionNeeded.action_why } : {}),
+        action_payload: {
+          sessionId,
+          action: { type: action.type, ...(action.params ? { params: action.params } : {}) },
+        },
+      },
+    });
+    const first = await gate.propose(input(false));
+    if (first.outcome !== "suppressed") return first.action;
+    const existing = await gate.get(tenantId, first.action.action_id);
+    if (STILL_OPEN.has(existing.status)) return first.action;
+    return (await gate.propose(input(true))).action;
+  };
+}
+
+/** Grants a pending confirmation of a session (CheckpointService.grantConfirmation). */
+export type GrantConfirmation = (
+  tenantId: string,
+  sessionId: string,
+  actionId: string,
+) => Promise<Result<PendingCheckpointConfirmation>>;
+
+/** The gate's executor for `checkpoint_confirmation` actions: approving one grants it in its session. */
+export function createCheckpointConfirmationExecutor(grant: GrantConfirmation): ActionExecutor {
+  return {
+    kind: CHECKPOINT_CONFIRMATION_KIND,
+    async execute(payload, ctx) {
+      const sessionId = payload.sessionId;
+      if (typeof sessionId !== "string" || sessionId === "") {
+        throw new SolError("invalid_input", "This checkpoint confirmation names no session.");
+      }
+      const granted = await grant(ctx.tenantId, sessionId, ctx.actionId);
+      if (!granted.ok) {
+        throw new SolError("not_found", "This confirmation is no longer pending in its checkpoint session.");
+      }
+      return { summary: `Approved ${granted.value.action_type}: the agent may run it once.` };
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { type Atlas, type Issue, parseAtlas, SolError } from "@solserver/core";
+import { DEFAULT_ATLAS } from "./default-atlas.js";
+
+/** Issues named in the error message; all of them are in `details`. */
+const MAX_LISTED_ISSUES = 10;
+
+// parseAtlas messages already start with the field path ("checkpoint_config.x.y: ...").
+function describe(issues: readonly Issue[]): string {
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => issue.message);
+  const more = issues.length - listed.length;
+  return `${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+}
+
+/**
+ * The checkpoint atlas in effect: the JSON file SOL_ATLAS names, validated with `parseAtlas`, or the
+ * built-in default when `path` is unset. Throws SolError `invalid_input` naming the file and every bad
+ * field (issues in `details`), so `sol serve` refuses to start on a bad atlas.
+ */
+export function loadAtlas(path: string | undefined): Atlas {
+  if (path === undefined) {
+    const parsed = parseAtlas(DEFAULT_ATLAS);
+    if (!parsed.ok) {
+      throw new SolError("internal", `The built-in atlas is invalid: ${describe(parsed.issues)}`);
+    }
+    return parsed.value;
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new SolError(
+      "invalid_input",
+      `Cannot read the atlas file ${path} (SOL_ATLAS): ${(cause as Error).message}`,
+      {
+        cause,
+        details: [{ path: "SOL_ATLAS", message: (cause as Error).message }],
+      },
+    );
+  }
+  const parsed = parseAtlas(text);
+  if (!parsed.ok) {
+    throw new SolError(
+      "invalid_input",
+      `Invalid atlas file ${path} (SOL_ATLAS): ${describe(parsed.issues)}`,
+      { details: parsed.issues },
+    );
+  }
+  return parsed.value;
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import { createInterface } from "node:readline/promises";
+import type { ChatResponse, ThreadMementoV02 } from "@solserver/core";
+import { apiRequest } from "./http-client.js";
+
+const SHAPE_KEYS = ["arc", "active", "parked", "decisions", "next"] as const;
+
+/** Lines describing what changed between two mementos (empty when nothing did). */
+export function describeMementoChange(
+  before: ThreadMementoV02 | null,
+  after: ThreadMementoV02 | null,
+): string[] {
+  if (!after) return [];
+  if (!before) return [`memento created: arc "${after.arc}"`];
+  const lines: string[] = [];
+  for (const key of SHAPE_KEYS) {
+    const a = JSON.stringify(before[key]);
+    const b = JSON.stringify(after[key]);
+    if (a !== b) lines.push(`${key}: ${a} -> ${b}`);
+  }
+  if (before.affect.rollup.phase !== after.affect.rollup.phase) {
+    lines.push(`affect phase: ${before.affect.rollup.phase} -> ${after.affect.rollup.phase}`);
+  }
+  return lines;
+}
+
+/** Formats the control-plane facts of one turn for the terminal. */
+export function describeTurn(res: ChatResponse): string {
+  const m = res.modeDecision;
+  return [
+    `mode ${m.modeLabel} (step ${m.step}, confidence ${m.confidence.toFixed(2)})`,
+    `breakpoint ${res.breakpoint.decision.toUpperCase()}${res.breakpoint.peakGuardrailActive ? " [peak guardrail]" : ""}`,
+    `model calls ${res.usage.modelCalls}`,
+    `trace ${res.trace.traceRunId}`,
+  ].join(" | ");
+}
+
+/**
+ * `sol chat`: a REPL against a running server. Lines are read through the async iterator, which
+ * buffers them, so input piped faster than the server answers is queued rather than dropped.
+ */
+export async function runChat(opts: { url: string; thread?: string; apiKey?: string }): Promise<void> {
+  const threadId = opts.thread ?? `thread_${randomUUID().slice(0, 8)}`;
+  const interactive = process.stdin.isTTY === true;
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive });
+  rl.setPrompt("you> ");
+  process.stdout.write(`sol chat on ${opts.url}, thread ${threadId}. Type /quit to leave.\n`);
+  let memento: ThreadMementoV02 | null = null;
+  try {
+    if (interactive) rl.prompt();
+    for await (const raw of rl) {
+      const line = raw.trim();
+      if (line === "/quit" || line === "/exit") break;
+      if (line) {
+        // Piped input is not echoed by a terminal; print it so the transcript reads as a dialogue.
+        if (!interactive) process.stdout.write(`you> ${line}\n`);
+        memento = await sendTurn(opts, threadId, line, memento);
+      }
+      if (interactive) rl.prompt();
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+/** Sends one line as a turn and prints the reply and its control-plane facts; returns the memento. */
+async function sendTurn(
+  opts: { url: string; apiKey?: string },
+  threadId: string,
+  line: string,
+  memento: ThreadMementoV02 | null,
+): Promise<ThreadMementoV02 | null> {
+  try {
+    const res = await apiRequest<ChatResponse>(
+      opts.url,
+      "POST",
+      "/v1/chat",
+      { requestId: randomUUID(), threadId, message: line },
+      opts.apiKey,
+    );
+    process.stdout.write(`sol> ${res.assistant.content}\n  ${describeTurn(res)}\n`);
+    for (const change of describeMementoChange(memento, res.threadMemento))
+      process.stdout.write(`  ${change}\n`);
+    for (const action of res.actions)
+      process.stdout.write(`  needs permission: ${action.action_label} (${action.action_id})\n`);
+    return res.threadMemento ?? memento;
+  } catch (error) {
+    process.stdout.write(`  error: ${(error as Error).message}\n`);
+    // The session goes on, but a script piping lines in can see that a turn failed.
+    process.exitCode = 1;
+    return memento;
+  }
+}

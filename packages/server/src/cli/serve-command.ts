@@ -1,0 +1,54 @@
+import { loadConfig, readConfigFile } from "../config/index.js";
+import { createSolServer } from "../server.js";
+
+export interface ServeFlags {
+  readonly port?: string;
+  readonly host?: string;
+  readonly db?: string;
+  readonly provider?: string;
+  readonly config?: string;
+}
+
+/** `sol serve`: config from file, environment and flags; graceful shutdown on SIGINT/SIGTERM. */
+export async function runServe(flags: ServeFlags): Promise<void> {
+  const config = loadConfig({
+    env: process.env,
+    ...(flags.config ? { file: readConfigFile(flags.config) } : {}),
+    overrides: { SOL_PORT: flags.port, SOL_HOST: flags.host, SOL_DB_URL: flags.db, SOL_LLM: flags.provider },
+  });
+  const server = await createSolServer(config, { logger: { level: config.SOL_LOG_LEVEL } });
+  if (!config.SOL_API_KEYS) {
+    server.app.log.warn(
+      "SOL_API_KEYS is not set: authentication is off and every caller is tenant 'default'.",
+    );
+  }
+  if (config.SOL_LLM === "offline") {
+    server.app.log.info("Using the offline provider: deterministic replies, not a language model.");
+  }
+  let url: string;
+  try {
+    url = await server.listen();
+  } catch (error) {
+    // Release the store (a PostgreSQL pool would otherwise keep the process alive) before failing.
+    await server.close().catch(() => {});
+    throw error;
+  }
+  process.stdout.write(
+    `SolServer listening on ${url} (store ${server.store.kind}, provider ${server.provider.name})\n`,
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    server.app.log.info(`${signal}: finishing in-flight turns, then closing`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}

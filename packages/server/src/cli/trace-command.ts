@@ -1,0 +1,29 @@
+import type { TraceEvent } from "@solserver/core";
+import { verifyTraceChain } from "../store/index.js";
+import { apiRequest } from "./http-client.js";
+
+/** Renders events as one line each: offset, actor, phase, status, summary. */
+export function formatTimeline(events: readonly TraceEvent[]): string {
+  const t0 = events.length > 0 ? Date.parse(events[0]!.ts) : 0;
+  return events
+    .map((e) => {
+      const offset = `+${String(Date.parse(e.ts) - t0).padStart(5)}ms`;
+      return `${String(e.seq).padStart(3)} ${offset}  ${e.actor.padEnd(9)} ${e.phase.padEnd(18)} ${e.status.padEnd(9)} ${e.summary ?? ""}`;
+    })
+    .join("\n");
+}
+
+/** `sol trace <id>`. */
+export async function runTrace(traceRunId: string, opts: { url: string; apiKey?: string }): Promise<void> {
+  const run = await apiRequest<{ traceRunId: string; events: TraceEvent[] }>(
+    opts.url,
+    "GET",
+    `/v1/traces/${encodeURIComponent(traceRunId)}`,
+    undefined,
+    opts.apiKey,
+  );
+  process.stdout.write(
+    `trace ${run.traceRunId} (${run.events.length} events)\n${formatTimeline(run.events)}\n`,
+  );
+  process.stdout.write(verifyTraceChain(run.events) ? "hash chain: valid\n" : "hash chain: BROKEN\n");
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { SolError } from "@solserver/core";
+import { z } from "zod";
+
+const ApiKeys = z.string().transform((raw, ctx) => {
+  const keys = new Map<string, string>();
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const idx = part.indexOf(":");
+    const tenant = idx > 0 ? part.slice(0, idx).trim() : "";
+    const key = idx > 0 ? part.slice(idx + 1).trim() : "";
+    if (!tenant || !key) {
+      ctx.addIssue({ code: "custom", message: `SOL_API_KEYS entry "${part}" must look like tenant:key` });
+      return z.NEVER;
+    }
+    keys.set(key, tenant);
+  }
+  return keys;
+});
+
+/** Comma-separated http(s) origins ("https://hooks.example.com"), normalised to `URL.origin`. */
+const OriginList = z.string().transform((raw, ctx) => {
+  const origins: string[] = [];
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    let origin: string | null = null;
+    try {
+      const url = new URL(part);
+      if (url.protocol === "http:" || url.protocol === "https:") origin = url.origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null) {
+      ctx.addIssue({
+        code: "custom",
+        message: `SOL_WEBHOOK_ALLOWLIST entry "${part}" is not an http(s) origin`,
+      });
+      return z.NEVER;
+    }
+    origins.push(origin);
+  }
+  return origins;
+});
+
+/** Every setting the server reads, with its default; validated once at start, then frozen. */
+export const SolConfigSchema = z
+  .object({
+    SOL_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    SOL_HOST: z.string().min(1).default("127.0.0.1"),
+    SOL_DB_URL: z.string().min(1).default("sqlite:./data/sol.db"),
+    SOL_API_KEYS: ApiKeys.optional(),
+    SOL_LLM: z.enum(["offline", "openai"]).default("offline"),
+    SOL_LLM_BASE_URL: z.string().url().optional(),
+    SOL_LLM_API_KEY: z.string().optional(),
+    SOL_LLM_MODEL: z.string().min(1).optional(),
+    SOL_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    SOL_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+    SOL_MODES: z.string().min(1).optional(),
+    SOL_ATLAS: z.string().min(1).optional(),
+    SOL_DRIVER_BLOCKS: z.string().min(1).optional(),
+    SOL_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
+    SOL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
+    SOL_WINDOW_MESSAGES: z.coerce.number().int().min(0).max(200).default(12),
+    SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    SOL_WEB_DIR: z.string().min(1).optional(),
+    SOL_ACTION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    SOL_ACTION_LEASE_MS: z.coerce.number().int().positive().default(120_000),
+    SOL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+    SOL_WEBHOOK_ALLOWLIST: OriginList.optional(),
+    /** Agency converter dedup window (ms, 0..300000). */
+    SOL_AGENCY_DEDUP_WINDOW_MS: z.coerce.number().int().min(0).max(300_000).default(60_000),
+    /** "1": the task store warns when a task is stored without origin (agency contract §1.2). */
+    PLANNING_STRICT_FINALIZE: z.enum(["0", "1"]).default("0"),
+    NODE_ENV: z.string().optional(),
+  })
+  .strip();
+
+export type SolConfigInput = z.input<typeof SolConfigSchema>;
+export type SolConfig = Readonly<z.output<typeof SolConfigSchema>> & { readonly production: boolean };
+
+const KEYS = Object.keys(SolConfigSchema.shape) as (keyof z.input<typeof SolConfigSchema>)[];
+
+/** Reads a `sol.config.json` (same keys as the environment); a bad file is a typed error naming it. */
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new SolError("invalid_input", `Cannot read config file ${path}: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new Error("the top level must be a JSON object");
+    }
+    return parsed as Record<string, unknown>;
+  } catch (cause) {
+    throw new SolError(
+      "invalid_input",
+      `Config file ${path} is not valid JSON: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * Builds the frozen configuration: defaults, then the config file, then the environment, then explicit
+ * overrides (CLI flags) — later sources win.
+ */
+export function loadConfig(
+  sources: {
+    env?: Record<string, string | undefined>;
+    file?: Record<string, unknown>;
+    overrides?: Record<string, unknown>;
+  } = {},
+): SolConfig {
+  const merged: Record<string, unknown> = {};
+  for (const source of [sources.file, sources.env, sources.overrides]) {
+    if (!source) continue;
+    for (const key of KEYS) {
+      const value = source[key];
+      if (value !== undefined && value !== "")
+        merged[key] = typeof value === "number" ? String(value) : value;
+    }
+  }
+  const parsed = SolConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    throw new SolError(
+      "invalid_input",
+      `Invalid configuration: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      {
+        details: issues,
+      },
+    );
+  }
+  const value = parsed.data;
+  if (value.SOL_LLM === "openai" && (!value.SOL_LLM_BASE_URL || !value.SOL_LLM_MODEL)) {
+    throw new SolError("invalid_input", "SOL_LLM=openai needs SOL_LLM_BASE_URL and SOL_LLM_MODEL", {
+      details: [{ path: "SOL_LLM_BASE_URL" }, { path: "SOL_LLM_MODEL" }],
+    });
+  }
+  if (value.SOL_ACTION_LEASE_MS <= value.SOL_ACTION_TIMEOUT_MS) {
+    // A claim must outlive the run it covers, or a slow run could be recovered and retried while alive.
+    throw new SolError("invalid_input", "SOL_ACTION_LEASE_MS must be longer than SOL_ACTION_TIMEOUT_MS", {
+      details: [{ path: "SOL_ACTION_LEASE_MS" }, { path: "SOL_ACTION_TIMEOUT_MS" }],
+    });
+  }
+  return Object.freeze({ ...value, production: value.NODE_ENV === "production" });
+}

@@ -1,0 +1,22 @@
+import type { LlmProvider, SolStore } from "@solserver/core";
+import type { ActionGate } from "../actions/index.js";
+import type { AgencyService } from "../agency/index.js";
+import type { CheckpointService } from "../checkpoints/index.js";
+import type { SolConfig } from "../config/index.js";
+import type { TurnService } from "../orchestrator/turn-service.js";
+import type { CalendarStore, ReminderStore } from "../store/index.js";
+
+/** Everything the HTTP layer is built from; assembled by `createSolServer`. */
+export interface AppDeps {
+  readonly config: SolConfig;
+  readonly store: SolStore;
+  readonly provider: LlmProvider;
+  readonly turns: TurnService;
+  readonly actions: ActionGate;
+  readonly reminders: ReminderStore;
+  readonly calendar: CalendarStore;
+  /** CRA checkpoint evaluations (`POST /v1/checkpoints/evaluate`). */
+  readonly checkpoints: CheckpointService;
+  /** The agency pipeline (thoughts, drive ticks, tasks, counters). */
+  readonly agency: AgencyService;
+}

@@ -1,0 +1,124 @@
+import { existsSync } from "node:fs";
+import fastifyStatic from "@fastify/static";
+import fastifySwagger from "@fastify/swagger";
+import { SolError } from "@solserver/core";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
+import { jsonSchemaTransform, validatorCompiler } from "fastify-type-provider-zod";
+import { SERVER_VERSION } from "../version.js";
+import type { AppDeps } from "./app-deps.js";
+import { clientErrorHandler } from "./client-errors.js";
+import { type ErrorFormat, mapErrorFor } from "./error-mapping.js";
+import { allowEmptyJsonBody } from "./json-body.js";
+import { registerActionRoutes } from "./routes/actions.js";
+import { registerAgencyRoutes } from "./routes/agency.js";
+import { registerCalendarRoutes } from "./routes/calendar.js";
+import { registerChatRoutes } from "./routes/chat.js";
+import { registerCheckpointRoutes } from "./routes/checkpoints.js";
+import { registerHealthRoutes } from "./routes/health.js";
+import { registerMementoRoutes } from "./routes/memento.js";
+import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
+import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
+import { registerReminderRoutes } from "./routes/reminders.js";
+import { registerTaskRoutes } from "./routes/tasks.js";
+import { registerTraceRoutes } from "./routes/traces.js";
+import { trackShutdown } from "./shutdown.js";
+import { createTenantBudget, resolveTenant } from "./tenancy.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    tenantId: string;
+  }
+  interface FastifyContextConfig {
+    /** The error body this route answers with (default: api.md §2). */
+    errorFormat?: ErrorFormat;
+  }
+}
+
+export interface BuildAppOptions {
+  readonly logger?: FastifyServerOptions["logger"];
+  /** Directory of the built web client, served at `/` when present. */
+  readonly webDir?: string;
+  /** Extra route registrations (later features plug in here). */
+  readonly plugins?: ReadonlyArray<(app: FastifyInstance, deps: AppDeps) => void>;
+}
+
+/** Builds the Fastify app: routes, auth and budgets, OpenAPI, the error model of api.md §2. */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: deps.config.SOL_BODY_LIMIT,
+    // Finish in-flight turns on close; drop idle keep-alive sockets so shutdown is prompt.
+    forceCloseConnections: "idle",
+    // Requests that arrive while closing are refused below, in the error model of api.md §2.
+    return503OnClosing: false,
+    clientErrorHandler,
+    // Errors raised before routing (a badly encoded URL) answer in the error model of api.md §2 too.
+    frameworkErrors: (error, _req, reply) => {
+      const mapped = mapErrorFor(undefined, error);
+      return (reply as FastifyReply).code(mapped.status).send(mapped.body);
+    },
+  });
+  allowEmptyJsonBody(app);
+  app.setValidatorCompiler(validatorCompiler);
+  // Response schemas document the API; replies are built from validated contracts, so plain JSON is enough.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.decorateRequest("tenantId", "");
+
+  const shutdown = trackShutdown(app);
+  const budget = createTenantBudget(deps.config.SOL_RATE_LIMIT_PER_MIN);
+  app.addHook("onRequest", async (req, reply) => {
+    if (shutdown.closing) {
+      reply.header("connection", "close");
+      throw new SolError("unavailable", "The server is shutting down; retry the request shortly.");
+    }
+    if (!req.url.startsWith("/v1/")) return;
+    req.tenantId = resolveTenant(deps.config.SOL_API_KEYS, req.headers.authorization);
+    budget.take(req.tenantId);
+  });
+
+  app.setErrorHandler((error, req, reply) => {
+    const mapped = mapErrorFor(req.routeOptions.config?.errorFormat, error);
+    // 503 is a refusal while shutting down, not a failure worth an error log.
+    if (mapped.status >= 500 && mapped.status !== 503) req.log.error({ err: error }, "request failed");
+    for (const [k, v] of Object.entries(mapped.headers ?? {})) reply.header(k, v);
+    return reply.code(mapped.status).send(mapped.body);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send({ error: { code: "not_found", message: `No route ${req.method} ${req.url.split("?")[0]}.` } }),
+  );
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: "SolServer API",
+        version: SERVER_VERSION,
+        description: "SolServer public contract (api.md).",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  registerHealthRoutes(app, deps);
+  registerChatRoutes(app, deps);
+  registerMementoRoutes(app, deps);
+  registerTraceRoutes(app, deps);
+  registerActionRoutes(app, deps);
+  registerReminderRoutes(app, deps);
+  registerCalendarRoutes(app, deps);
+  registerCheckpointRoutes(app, deps);
+  registerOpenAiChatRoutes(app, deps);
+  registerOpenAiModelRoutes(app, deps);
+  registerAgencyRoutes(app, deps, deps.agency);
+  registerTaskRoutes(app, deps.agency);
+  for (const plugin of options.plugins ?? []) plugin(app, deps);
+
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  if (options.webDir && existsSync(options.webDir)) {
+    await app.register(fastifyStatic, { root: options.webDir, prefix: "/", index: ["index.html"] });
+  }
+  return app;
+}

@@ -1,0 +1,65 @@
+import { SolError } from "@solserver/core";
+import type { FastifyInstance } from "fastify";
+
+/** Deepest nesting a JSON body may have; deeper bodies would overflow recursive hashing and validation. */
+export const MAX_JSON_DEPTH = 128;
+
+// Lone surrogates: with the u flag a well-formed pair is one code point and does not match.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Text no store keeps faithfully: PostgreSQL refuses NUL; UTF-8 replaces lone surrogates. */
+function unstorableText(text: string): boolean {
+  return text.includes("\u0000") || LONE_SURROGATE.test(text);
+}
+
+/**
+ * JSON body parsing for every route: an empty body sent as `application/json` (many clients set the
+ * header on every POST) counts as no body, so body-less routes such as `POST /v1/actions/:actionId/defer`
+ * work, while routes that need a body still answer 400 from their schema. A body nested deeper than
+ * MAX_JSON_DEPTH, or holding text no store can keep (NUL, unpaired surrogates), is a 400 naming the
+ * field, before any work starts. Everything else goes through Fastify's own safe JSON parser.
+ */
+export function allowEmptyJsonBody(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, undefined);
+    return parseJson(req, text, (error, value) => {
+      if (error) return done(error);
+      const problem = inspectJson(value);
+      return problem ? done(problem) : done(null, value);
+    });
+  });
+}
+
+/** The first reason a parsed body is refused, found without recursion so hostile input cannot overflow. */
+export function inspectJson(value: unknown): SolError | null {
+  const stack: [unknown, string[]][] = [[value, []]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, path] = item;
+    if (typeof node === "string") {
+      if (unstorableText(node)) return unstorable(path);
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) {
+      return new SolError(
+        "invalid_input",
+        `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
+      );
+    }
+    for (const [key, child] of Object.entries(node)) {
+      if (unstorableText(key)) return unstorable(path);
+      stack.push([child, [...path, key]]);
+    }
+  }
+  return null;
+}
+
+function unstorable(path: readonly string[]): SolError {
+  const where = path.length > 0 ? path.join(".") : "body";
+  return new SolError("invalid_input", `Invalid request: check ${where}.`, {
+    details: [{ path: where, message: "contains a NUL character or an unpaired surrogate" }],
+  });
+}

@@ -1,0 +1,48 @@
+import { ChatResponse, ErrorBody, PacketInput } from "@solserver/core";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { canonicalJson, sha256Hex } from "../../store/index.js";
+import type { AppDeps } from "../app-deps.js";
+import { writeSse } from "../sse.js";
+
+/** Splits text into word-aligned chunks for `delta` events. */
+function chunkText(text: string, size = 48): string[] {
+  const chunks: string[] = [];
+  let rest = text;
+  while (rest.length > size) {
+    const cut = rest.lastIndexOf(" ", size);
+    const at = cut > 0 ? cut + 1 : size;
+    chunks.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  if (rest) chunks.push(rest);
+  return chunks;
+}
+
+/** `POST /v1/chat`: one governed turn, as JSON or as server-sent events. */
+export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    "/v1/chat",
+    {
+      schema: {
+        summary: "Run one chat turn through the control plane",
+        body: PacketInput,
+        response: { 200: ChatResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody, 502: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const bodyHash = sha256Hex(canonicalJson(req.body));
+      const outcome = await deps.turns.runTurn({ tenantId: req.tenantId, bodyHash }, req.body);
+      if (outcome.replayed) reply.header("idempotent-replayed", "true");
+      const wantsStream = (req.headers.accept ?? "").includes("text/event-stream");
+      if (!wantsStream) return reply.code(200).send(outcome.response);
+      // Deltas are released after validation: the drift protocol must see the whole reply before the user does.
+      const events = chunkText(outcome.response.assistant.content).map((text) => ({
+        event: "delta",
+        data: { text },
+      }));
+      events.push({ event: "final", data: outcome.response as never });
+      return writeSse(reply, events, outcome.replayed ? { "idempotent-replayed": "true" } : {});
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { ErrorBody, SolError, ThreadMementoV02 } from "@solserver/core";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AppDeps } from "../app-deps.js";
+
+const Params = z.object({ threadId: z.string().min(1).max(128) });
+
+/** The ETag of a stored memento version. */
+export function mementoEtag(version: number): string {
+  return `"v${version}"`;
+}
+
+/** Parses an If-Match header into the version it names; null when it names none we issued. */
+function parseIfMatch(header: string): number | null {
+  const m = /^(?:W\/)?"v(\d+)"$/.exec(header.trim());
+  return m ? Number(m[1]) : null;
+}
+
+/** Memento GET/PUT with ETag / If-Match compare-and-swap (api.md §3). */
+export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    "/v1/threads/:threadId/memento",
+    { schema: { params: Params, response: { 200: ThreadMementoV02, 404: ErrorBody } } },
+    async (req, reply) => {
+      const stored = await deps.store.mementos.get(req.tenantId, req.params.threadId);
+      if (!stored) throw new SolError("not_found", `No memento for thread ${req.params.threadId}.`);
+      reply.header("etag", mementoEtag(stored.version));
+      return reply.send(stored.memento);
+    },
+  );
+
+  typed.put(
+    "/v1/threads/:threadId/memento",
+    {
+      schema: {
+        params: Params,
+        body: ThreadMementoV02,
+        response: { 200: ThreadMementoV02, 400: ErrorBody, 404: ErrorBody, 412: ErrorBody, 428: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const { threadId } = req.params;
+      if (req.body.threadId !== threadId) {
+        throw new SolError("invalid_input", "The memento's threadId must match the thread in the path.", {
+          details: [{ path: "threadId", message: `expected ${threadId}` }],
+        });
+      }
+      const ifMatch = req.headers["if-match"];
+      const ifNoneMatch = req.headers["if-none-match"];
+      let expected: number | null;
+      if (typeof ifMatch === "string" && ifMatch.length > 0) {
+        expected = parseIfMatch(ifMatch);
+        if (expected === null)
+          throw new SolError("precondition_failed", "If-Match does not name a current version.");
+      } else if (ifNoneMatch === "*") {
+        expected = null;
+      } else {
+        throw new SolError(
+          "precondition_required",
+          "Send If-Match with the memento's ETag (or If-None-Match: * to create).",
+        );
+      }
+      const now = new Date().toISOString();
+      const result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
+      // With If-Match there is nothing to match: not found, as for another tenant's thread (api.md §2).
+      if (!result.ok && expected !== null && result.currentVersion === null) {
+        throw new SolError("not_found", `No memento for thread ${threadId}.`);
+      }
+      if (!result.ok) {
+        throw new SolError(
+          "precondition_failed",
+          "The memento changed since that ETag; GET it again and retry.",
+          {
+            details: {
+              currentEtag: result.currentVersion === null ? null : mementoEtag(result.currentVersion),
+            },
+          },
+        );
+      }
+      reply.header("etag", mementoEtag(result.version));
+      return reply.send(req.body);
+    },
+  );
+}

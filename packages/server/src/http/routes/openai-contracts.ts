@@ -1,0 +1,136 @@
+import { ToolCall } from "@solserver/core";
+import { z } from "zod";
+
+/** One text part of a content array; other part types (images, audio) are not accepted. */
+export const OpenAiTextPart = z.looseObject({ type: z.literal("text"), text: z.string() });
+
+/** Message content: a string, or an array of text parts. */
+export const OpenAiContent = z.union([z.string(), z.array(OpenAiTextPart)]);
+export type OpenAiContent = z.infer<typeof OpenAiContent>;
+
+const RequestToolCall = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  function: z.looseObject({ name: z.string(), arguments: z.string() }),
+});
+
+/** A Chat Completions request message; unknown fields (name...) pass. */
+export const OpenAiMessage = z.discriminatedUnion("role", [
+  z.looseObject({ role: z.literal("system"), content: OpenAiContent }),
+  z.looseObject({ role: z.literal("user"), content: OpenAiContent }),
+  z.looseObject({
+    role: z.literal("assistant"),
+    content: OpenAiContent.nullable().optional(),
+    tool_calls: z.array(RequestToolCall).optional(),
+  }),
+  z.looseObject({ role: z.literal("tool"), content: OpenAiContent, tool_call_id: z.string().min(1) }),
+]);
+export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
+
+const TokenLimit = z.number().int().positive().max(200_000).nullable().optional();
+
+/**
+ * The OpenAI Chat Completions request as the facade accepts it. Fields not named here pass through
+ * validation untouched; only the ones the facade maps (tools, sampling) reach the provider.
+ */
+export const ChatCompletionRequest = z
+  .looseObject({
+    model: z.string().min(1).max(256),
+    messages: z.array(OpenAiMessage).min(1).max(1000),
+    stream: z.boolean().nullable().optional(),
+    stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullable().optional(),
+    n: z.literal(1, { error: "Only n = 1 is supported." }).nullable().optional(),
+    max_tokens: TokenLimit,
+    max_completion_tokens: TokenLimit,
+    tools: z.array(z.unknown()).optional(),
+    tool_choice: z.unknown().optional(),
+    functions: z.array(z.unknown()).optional(),
+    function_call: z.unknown().optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!body.messages.some((m) => m.role === "user")) {
+      ctx.addIssue({ code: "custom", path: ["messages"], message: "At least one user message is required." });
+    }
+  });
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+const Id = z.string().min(1).max(128);
+
+/** The facade's own headers: the thread and the idempotency key (other headers pass). */
+export const FacadeHeaders = z.looseObject({
+  "x-sol-thread-id": Id.optional(),
+  "idempotency-key": Id.optional(),
+});
+
+export const CompletionUsage = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  total_tokens: z.number().int().nonnegative(),
+});
+export type CompletionUsage = z.infer<typeof CompletionUsage>;
+
+const FinishReason = z.enum(["stop", "tool_calls"]);
+
+/** The non-streamed answer (`chat.completion`). */
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: z.object({
+        role: z.literal("assistant"),
+        content: z.string().nullable(),
+        tool_calls: z.array(ToolCall).optional(),
+      }),
+      finish_reason: FinishReason,
+      logprobs: z.null(),
+    }),
+  ),
+  usage: CompletionUsage,
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+/** One streamed piece (`chat.completion.chunk`). */
+export const ChatCompletionChunk = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion.chunk"),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({
+        role: z.literal("assistant").optional(),
+        content: z.string().optional(),
+        tool_calls: z.array(ToolCall.extend({ index: z.number().int() })).optional(),
+      }),
+      finish_reason: FinishReason.nullable(),
+    }),
+  ),
+  usage: CompletionUsage.optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+/** OpenAI's error body (the facade routes only). */
+export const OpenAiError = z.object({
+  error: z.object({
+    message: z.string(),
+    type: z.string(),
+    param: z.string().nullable(),
+    code: z.string().nullable(),
+  }),
+});
+
+/** One entry of `GET /v1/models`. */
+export const OpenAiModel = z.object({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+});
+export type OpenAiModel = z.infer<typeof OpenAiModel>;
+
+export const OpenAiModelList = z.object({ object: z.literal("list"), data: z.array(OpenAiModel) });

@@ -1,0 +1,200 @@
+import { PacketInput, type Result, type WindowMessage } from "@solserver/core";
+import type { TurnOutcome } from "../../orchestrator/turn-service.js";
+import { canonicalJson, sha256Hex } from "../../store/index.js";
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  OpenAiContent,
+  OpenAiMessage,
+} from "./openai-contracts.js";
+
+/** Request fields handed to the provider unchanged: function calling and sampling. */
+export const PASSTHROUGH_KEYS = [
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "functions",
+  "function_call",
+  "temperature",
+  "top_p",
+  "seed",
+  "stop",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "user",
+] as const;
+
+/** Fields that change how the answer is delivered, not what the turn is: left out of the body hash. */
+const DELIVERY_KEYS = new Set(["stream", "stream_options"]);
+
+/** Everything the turn service needs for one facade request. */
+export interface FacadeTurn {
+  readonly packet: PacketInput;
+  readonly window: readonly WindowMessage[];
+  readonly instructions: readonly string[];
+  readonly passthrough?: Readonly<Record<string, unknown>>;
+  readonly bodyHash: string;
+}
+
+/** Text of a message's content: the string, or its text parts joined. */
+export function contentText(content: OpenAiContent | null | undefined): string {
+  if (content === null || content === undefined) return "";
+  return typeof content === "string" ? content : content.map((p) => p.text).join("");
+}
+
+/** Renders a message that has no place in the prompt window's user/assistant text as one line. */
+function asText(message: OpenAiMessage): WindowMessage | null {
+  if (message.role === "tool") {
+    return { role: "user", content: `[tool result ${message.tool_call_id}] ${contentText(message.content)}` };
+  }
+  if (message.role === "assistant") {
+    const calls = (message.tool_calls ?? []).map(
+      (c) => `[tool call ${c.id}] ${c.function.name}(${c.function.arguments})`,
+    );
+    const content = [contentText(message.content), ...calls].filter((t) => t !== "").join("\n");
+    return content === "" ? null : { role: "assistant", content };
+  }
+  const content = contentText(message.content);
+  return content === "" ? null : { role: message.role === "user" ? "user" : "assistant", content };
+}
+
+/** True when the request asks for function calling (which only a real provider can honour). */
+export function wantsTools(body: ChatCompletionRequest): boolean {
+  return (body.tools?.length ?? 0) > 0 || (body.functions?.length ?? 0) > 0;
+}
+
+/**
+ * Maps an OpenAI request onto one governed turn. The last user message is the turn; the messages
+ * before it are the prompt window (the client holds the conversation, so it is not read back from the
+ * store); system messages become caller instructions; tool results that follow the last user message
+ * are appended to the turn's text so the model sees them.
+ */
+export function toFacadeTurn(
+  body: ChatCompletionRequest,
+  ids: { readonly requestId: string; readonly threadId: string },
+): Result<FacadeTurn> {
+  const lastUser = body.messages.findLastIndex((m) => m.role === "user");
+  const instructions: string[] = [];
+  const window: WindowMessage[] = [];
+  const trailing: string[] = [];
+  body.messages.forEach((message, index) => {
+    if (index === lastUser) return;
+    if (message.role === "system") {
+      const text = contentText(message.content);
+      if (text !== "") instructions.push(`Client instructions:\n${text}`);
+      return;
+    }
+    const entry = asText(message);
+    if (entry === null) return;
+    if (index < lastUser) window.push(entry);
+    else trailing.push(entry.content);
+  });
+  const userText = contentText(body.messages[lastUser]?.content);
+  const message = [userText, ...trailing].filter((t) => t !== "").join("\n\n");
+  const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  const packet = PacketInput.safeParse({
+    requestId: ids.requestId,
+    threadId: ids.threadId,
+    message,
+    ...(maxOutputTokens === undefined ? {} : { budgets: { maxOutputTokens } }),
+    meta: { client: "openai-facade", model: body.model },
+  });
+  if (!packet.success) {
+    return {
+      ok: false,
+      issues: packet.error.issues.map((i) => ({
+        path: i.path[0] === "message" ? [`messages`, lastUser, "content"] : i.path.map(String),
+        message: i.path[0] === "message" ? `The last user message: ${i.message}` : i.message,
+        code: i.code,
+      })),
+    };
+  }
+  const passthrough: Record<string, unknown> = {};
+  for (const key of PASSTHROUGH_KEYS) {
+    if (body[key] !== undefined && body[key] !== null) passthrough[key] = body[key];
+  }
+  const hashed = Object.fromEntries(Object.entries(body).filter(([k]) => !DELIVERY_KEYS.has(k)));
+  return {
+    ok: true,
+    value: {
+      packet: packet.data,
+      window,
+      instructions,
+      ...(Object.keys(passthrough).length > 0 ? { passthrough } : {}),
+      bodyHash: sha256Hex(canonicalJson({ facade: "openai", threadId: ids.threadId, body: hashed })),
+    },
+  };
+}
+
+/** The completion id of a turn: derived from its transmission, so a replay answers with the same id. */
+export function completionId(transmissionId: string): string {
+  return `chatcmpl-${transmissionId}`;
+}
+
+/** The `chat.completion` object of a turn's outcome. */
+export function toChatCompletion(outcome: TurnOutcome): ChatCompletion {
+  const { response } = outcome;
+  const toolCalls = response.assistant.toolCalls;
+  const prompt = response.usage.inputTokens ?? 0;
+  const completion = response.usage.outputTokens ?? 0;
+  return {
+    id: completionId(response.transmissionId),
+    object: "chat.completion",
+    created: Math.floor(Date.parse(outcome.createdAt) / 1000),
+    model: response.provider?.model ?? "sol",
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: toolCalls && response.assistant.content === "" ? null : response.assistant.content,
+          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+        },
+        finish_reason: toolCalls ? "tool_calls" : "stop",
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  };
+}
+
+/** Splits text into word-aligned pieces of about `size` characters (never empty, order kept). */
+export function splitForStream(text: string, size = 48): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > size) {
+    const cut = rest.lastIndexOf(" ", size);
+    const at = cut > 0 ? cut + 1 : size;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  if (rest !== "") pieces.push(rest);
+  return pieces;
+}
+
+/**
+ * The stream of a completion: a role chunk, content pieces, the tool calls, a finish chunk, and (with
+ * `include_usage`) a final chunk with no choices carrying the usage. Concatenated deltas equal the
+ * non-streamed message.
+ */
+export function toChunks(completion: ChatCompletion, includeUsage: boolean): ChatCompletionChunk[] {
+  const choice = completion.choices[0];
+  const head = { id: completion.id, object: "chat.completion.chunk" as const, created: completion.created };
+  const chunk = (
+    delta: ChatCompletionChunk["choices"][number]["delta"],
+    finish: ChatCompletionChunk["choices"][number]["finish_reason"] = null,
+  ): ChatCompletionChunk => ({
+    ...head,
+    model: completion.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const chunks = [chunk({ role: "assistant", content: "" })];
+  for (const piece of splitForStream(choice?.message.content ?? "")) chunks.push(chunk({ content: piece }));
+  const toolCalls = choice?.message.tool_calls;
+  if (toolCalls) chunks.push(chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }));
+  chunks.push(chunk({}, choice?.finish_reason ?? "stop"));
+  if (includeUsage) chunks.push({ ...head, model: completion.model, choices: [], usage: completion.usage });
+  return chunks;
+}

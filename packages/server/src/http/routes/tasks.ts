@@ -1,0 +1,79 @@
+import { ErrorBody, SolError, Task, TaskStatus } from "@solserver/core";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { AgencyService } from "../../agency/index.js";
+
+const STATUS_LIST = new RegExp(`^(${TaskStatus.options.join("|")})(,(${TaskStatus.options.join("|")}))*$`);
+const Params = z.object({ taskId: z.string().min(1).max(128) });
+const TaskReply = z.object({ task: Task });
+const ClaimBody = z.object({ executor: z.string().min(1).max(64).optional() }).strict();
+const ProgressBody = z.object({ progress: z.number().min(0).max(1) }).strict();
+const FailBody = z.object({ reason: z.string().min(1).max(200).optional() }).strict();
+const EmptyBody = z.object({}).strict();
+const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+/**
+ * Task routes: `GET /v1/tasks?status=a,b` and the executor path `POST /v1/tasks/:taskId/claim`
+ * (pending -> active), `/progress`, `/complete` (active -> completed), `/fail` (pending|active ->
+ * failed). A move the state machine does not allow is 409 `invalid_transition`.
+ */
+export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    "/v1/tasks",
+    {
+      schema: {
+        summary: "List tasks, optionally only those in the given statuses (comma-separated)",
+        querystring: z.object({
+          status: z
+            .string()
+            .regex(STATUS_LIST, "status must be a comma-separated list of task statuses")
+            .optional(),
+        }),
+        response: { 200: z.object({ tasks: z.array(Task) }), 400: ErrorBody },
+      },
+    },
+    async (req) => {
+      const statuses = req.query.status?.split(",") as TaskStatus[] | undefined;
+      return { tasks: await agency.listTasks(req.tenantId, statuses) };
+    },
+  );
+
+  typed.get(
+    "/v1/tasks/:taskId",
+    { schema: { params: Params, response: { 200: Task, 404: ErrorBody } } },
+    async (req) => {
+      const task = await agency.getTask(req.tenantId, req.params.taskId);
+      if (task === null) throw new SolError("not_found", `No task ${req.params.taskId}.`);
+      return task;
+    },
+  );
+
+  typed.post(
+    "/v1/tasks/:taskId/claim",
+    { schema: { params: Params, body: ClaimBody.nullish(), response: { 200: TaskReply, ...errors } } },
+    async (req) => ({ task: await agency.claimTask(req.tenantId, req.params.taskId, req.body?.executor) }),
+  );
+
+  typed.post(
+    "/v1/tasks/:taskId/progress",
+    { schema: { params: Params, body: ProgressBody, response: { 200: TaskReply, ...errors } } },
+    async (req) => ({
+      task: await agency.reportProgress(req.tenantId, req.params.taskId, req.body.progress),
+    }),
+  );
+
+  typed.post(
+    "/v1/tasks/:taskId/complete",
+    { schema: { params: Params, body: EmptyBody.nullish(), response: { 200: TaskReply, ...errors } } },
+    async (req) => ({ task: await agency.completeTask(req.tenantId, req.params.taskId) }),
+  );
+
+  typed.post(
+    "/v1/tasks/:taskId/fail",
+    { schema: { params: Params, body: FailBody.nullish(), response: { 200: TaskReply, ...errors } } },
+    async (req) => ({ task: await agency.failTask(req.tenantId, req.params.taskId, req.body?.reason) }),
+  );
+}

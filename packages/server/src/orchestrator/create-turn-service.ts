@@ -1,0 +1,481 @@
+import {
+  type ActionNeeded,
+  type BreakpointDecision,
+  buildCheckpointCapsule,
+  type ChatResponse,
+  type Clock,
+  decideBreakpointAction,
+  extractBreakpointSignalKinds,
+  type IdGenerator,
+  type LlmCallPurpose,
+  type LlmProvider,
+  type LlmResponse,
+  type ModeDecision,
+  type PacketInput,
+  policyHints,
+  resolveBaselineMemento,
+  SolError,
+  type SolStore,
+  shouldFreezeSummaryAtPeak,
+  type TransmissionRecord,
+} from "@solserver/core";
+import { toActionsNeeded } from "./actions.js";
+import { generateValidated } from "./generation.js";
+import { resolveExistingTransmission } from "./idempotency.js";
+import { planMemento } from "./memento-phase.js";
+import { routeTurn } from "./routing-phase.js";
+import { describeToolCalls } from "./tool-calls.js";
+import { TraceBuffer } from "./trace-buffer.js";
+import type { TurnEngines } from "./turn-engines.js";
+import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
+
+/** Extra context for a turn (checkpoint injections); plugged in by later features. */
+export type ContextInjector = (args: {
+  readonly tenantId: string;
+  readonly threadId: string;
+  /** The turn's idempotency key: a re-run of a failed turn carries the same one. */
+  readonly requestId: string;
+  readonly message: string;
+  readonly isFirstTurn: boolean;
+  readonly trace: TraceBuffer;
+}) => Promise<readonly string[]>;
+
+/** Hook that stores proposed actions (the permission gate); plugged in by later features. */
+export type ActionRecorder = (args: {
+  readonly tenantId: string;
+  readonly threadId: string;
+  readonly messageId: string;
+  /** The turn's requestId (also in every proposal's `request_id`). */
+  readonly requestId: string;
+  /** The user's message, so the gate can tell whether the user asked for an action again. */
+  readonly message: string;
+  readonly proposals: readonly { action: ActionNeeded; payload: Record<string, unknown> }[];
+  readonly trace: TraceBuffer;
+}) => Promise<readonly ActionNeeded[]>;
+
+export interface TurnServiceOptions {
+  readonly store: SolStore;
+  readonly provider: LlmProvider;
+  readonly engines: TurnEngines;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly windowSize: number;
+  /** How long a duplicate request waits for its in-flight twin. */
+  readonly idempotencyWaitMs?: number;
+  /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
+  readonly staleTurnMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly contextInjector?: ContextInjector;
+  readonly actionRecorder?: ActionRecorder;
+}
+
+const MEMENTO_CAS_ATTEMPTS = 3;
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The orchestrator of one turn: idempotency, transmission lifecycle, the pipeline, one atomic commit. */
+export function createTurnService(options: TurnServiceOptions): TurnService {
+  const opts = Object.freeze({
+    idempotencyWaitMs: 30_000,
+    staleTurnMs: 120_000,
+    sleep: defaultSleep,
+    ...options,
+  });
+  const inFlight = new Set<Promise<unknown>>();
+  const iso = () => new Date(opts.clock.now()).toISOString();
+
+  async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
+    // Driver Block limits are the client's fault: reject before anything is written.
+    const precheck = opts.engines.policy.resolve(policyRequest(packet));
+    if (!precheck.ok) {
+      const first = precheck.issues[0];
+      throw new SolError(
+        first?.code === "driver_block_limit" ? "driver_block_limit" : "invalid_input",
+        first?.message ?? "Invalid Driver Blocks.",
+        {
+          details: precheck.issues.map((i) => ({
+            path: (i.path ?? []).join("."),
+            message: i.message,
+            code: i.code,
+          })),
+        },
+      );
+    }
+    // A new claim starts delivering in its own transaction (created `sending` with the first attempt).
+    const started = { attemptId: opts.ids("att"), startedMs: opts.clock.now() };
+    const claim = await opts.store.transmissions.claim({
+      tenantId: ctx.tenantId,
+      requestId: packet.requestId,
+      threadId: packet.threadId,
+      bodyHash: ctx.bodyHash,
+      type: "chat",
+      transmissionId: opts.ids("tx"),
+      traceRunId: opts.ids("tr"),
+      now: iso(),
+      ...(packet.packetId ? { packetId: packet.packetId } : {}),
+      startAttempt: { attemptId: started.attemptId, startedAt: new Date(started.startedMs).toISOString() },
+    });
+    let transmission = claim.transmission;
+    if (claim.kind === "existing") {
+      const existing = await resolveExistingTransmission(
+        opts.store,
+        ctx.tenantId,
+        claim.transmission,
+        ctx.bodyHash,
+        {
+          timeoutMs: opts.idempotencyWaitMs,
+          pollMs: 25,
+          staleAfterMs: opts.staleTurnMs,
+          sleep: opts.sleep,
+          now: () => opts.clock.now(),
+        },
+      );
+      if (existing.kind === "replay")
+        return { response: existing.response, replayed: true, createdAt: transmission.createdAt };
+      transmission = existing.transmission;
+    }
+    const work = execute(ctx, packet, transmission, claim.kind === "created" ? started : undefined);
+    inFlight.add(work);
+    try {
+      return { response: await work, replayed: false, createdAt: transmission.createdAt };
+    } finally {
+      inFlight.delete(work);
+    }
+  }
+
+  /** Runs a claimed turn; `started` when the claim already moved it to sending with its attempt. */
+  async function execute(
+    ctx: TurnContext,
+    packet: PacketInput,
+    tx: TransmissionRecord,
+    started?: { readonly attemptId: string; readonly startedMs: number },
+  ): Promise<ChatResponse> {
+    const { tenantId } = ctx;
+    const trace = new TraceBuffer(() => opts.clock.now());
+    const startedMs = started?.startedMs ?? opts.clock.now();
+    const attemptId = started?.attemptId ?? opts.ids("att");
+    if (started === undefined) {
+      // A re-run (failed or stale transmission): take queued -> sending and open a new attempt.
+      const moved = await opts.store.transmissions.setStatus(
+        tenantId,
+        tx.transmissionId,
+        "queued",
+        "sending",
+        iso(),
+      );
+      if (!moved) {
+        throw new SolError("conflict", "Another worker picked up this request; retry to get its result.", {
+          details: { requestId: packet.requestId },
+        });
+      }
+      await opts.store.transmissions.startAttempt(tenantId, {
+        attemptId,
+        transmissionId: tx.transmissionId,
+        status: "sending",
+        startedAt: iso(),
+      });
+    }
+    trace.add("receive", "completed", "Packet received", {
+      requestId: packet.requestId,
+      threadId: packet.threadId,
+      packetType: packet.packetType,
+      attemptId,
+    });
+    try {
+      // The attempt is finished inside the turn's commit (one transaction fewer per turn).
+      return await pipeline(ctx, packet, tx, trace, { attemptId, startedMs });
+    } catch (error) {
+      const sol =
+        error instanceof SolError ? error : new SolError("internal", "The turn failed.", { cause: error });
+      trace.add("respond", "failed", `Turn failed: ${sol.code}`, { code: sol.code, message: sol.message });
+      await Promise.allSettled([
+        opts.store.transmissions.finishAttempt(tenantId, attemptId, {
+          status: "failed",
+          endedAt: iso(),
+          errorCode: sol.code,
+          latencyMs: opts.clock.now() - startedMs,
+        }),
+        opts.store.transmissions.setStatus(tenantId, tx.transmissionId, "sending", "failed", iso()),
+        opts.store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts),
+      ]);
+      throw sol;
+    }
+  }
+
+  async function pipeline(
+    ctx: TurnContext,
+    packet: PacketInput,
+    tx: TransmissionRecord,
+    trace: TraceBuffer,
+    delivery: { readonly attemptId: string; readonly startedMs: number },
+  ) {
+    const { tenantId } = ctx;
+    const { threadId, message } = packet;
+    const usage = { modelCalls: 0, inputTokens: 0, outputTokens: 0 };
+    const onCall = (_purpose: LlmCallPurpose, r: LlmResponse) => {
+      usage.modelCalls += 1;
+      usage.inputTokens += r.usage?.inputTokens ?? 0;
+      usage.outputTokens += r.usage?.outputTokens ?? 0;
+    };
+
+    let stored = await opts.store.mementos.get(tenantId, threadId);
+    const baseline = resolveBaselineMemento({
+      threadId,
+      requestMemento: packet.context?.thread_memento,
+      storedMemento: stored?.memento,
+    });
+    const contextOff = packet.thread_context_mode === "off";
+    // A caller-supplied window replaces the stored history; the last stored turns still give the mode.
+    const history = contextOff
+      ? []
+      : await opts.store.messages.listRecent(tenantId, threadId, ctx.window ? 2 : opts.windowSize);
+    const window = contextOff
+      ? []
+      : (ctx.window ?? history.map((m) => ({ role: m.role, content: m.content })));
+    const messageCount = await opts.store.messages.countInThread(tenantId, threadId);
+    const previousModeLabel =
+      [...history].reverse().find((m) => m.role === "assistant")?.modeLabel ?? undefined;
+    trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {
+      source: baseline.source,
+      storedVersion: stored?.version ?? null,
+    });
+
+    const routed = await routeTurn({
+      engines: opts.engines,
+      provider: opts.provider,
+      message,
+      thread: { ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}), messageCount },
+      trace,
+      onCall,
+    });
+    let modeDecision: ModeDecision = routed;
+    const checkpoint = opts.engines.checkpointPolicy.decide({
+      modeDecision,
+      messageCount,
+      message,
+      ...(previousModeLabel ? { previousModeLabel } : {}),
+    });
+    if (checkpoint.needed && !modeDecision.checkpointNeeded) {
+      modeDecision = {
+        ...modeDecision,
+        checkpointNeeded: true,
+        reasons: [...modeDecision.reasons, ...checkpoint.reasons.map((r) => `checkpoint: ${r}`)].slice(0, 16),
+      };
+    }
+
+    const decision: BreakpointDecision = decideBreakpointAction({
+      message,
+      signalKinds: extractBreakpointSignalKinds(packet),
+    });
+    const peakGuardrailActive = shouldFreezeSummaryAtPeak({
+      phase: baseline.memento?.affect.rollup.phase,
+      intensityBucket: baseline.memento?.affect.rollup.intensityBucket,
+      decision,
+    });
+    trace.add("breakpoint", "completed", `Breakpoint decision: ${decision.toUpperCase()}`, {
+      kind: "breakpoint_engine",
+      decision,
+      peakGuardrailActive,
+      source: baseline.source === "request" ? "request" : "stored_latest",
+    });
+
+    const policyResult = opts.engines.policy.resolve({
+      ...policyRequest(packet),
+      modeLabel: modeDecision.modeLabel,
+    });
+    if (!policyResult.ok)
+      throw new SolError("invalid_input", "Driver Blocks could not be compiled.", {
+        details: policyResult.issues,
+      });
+    const policy = policyResult.value;
+    trace.add("policy", "completed", `Driver Blocks compiled (${policy.blocks.length})`, {
+      blocks: policy.blocks.map((b) => ({ id: b.id, version: b.version, enforcement: b.enforcement })),
+      skipped: policy.skipped.length,
+    });
+
+    const injectedContext = [
+      ...(opts.contextInjector
+        ? await opts.contextInjector({
+            tenantId,
+            threadId,
+            requestId: packet.requestId,
+            message,
+            isFirstTurn: messageCount === 0,
+            trace,
+          })
+        : []),
+      ...(ctx.instructions ?? []),
+    ];
+    const retrievalMemento = contextOff ? null : baseline.memento;
+    trace.add(
+      "retrieval",
+      "completed",
+      retrievalMemento ? "Memento summary retrieved" : "No memory summary",
+      {
+        memento: retrievalMemento !== null,
+        windowMessages: window.length,
+        windowSource: ctx.window ? "request" : "stored",
+        injectedContexts: injectedContext.length,
+      },
+    );
+
+    const gen = await generateValidated({
+      provider: opts.provider,
+      modeDecision,
+      policy,
+      trace,
+      onCall,
+      regenerationAllowed: packet.budgets?.maxRegenerations !== 0,
+      ...(ctx.passthrough ? { passthrough: ctx.passthrough } : {}),
+      ...(packet.budgets?.maxOutputTokens ? { maxOutputTokens: packet.budgets.maxOutputTokens } : {}),
+      hints: {
+        userMessage: message,
+        modeLabel: modeDecision.modeLabel,
+        ...policyHints(policy, modeDecision),
+        ...(baseline.memento ? { previousShape: baseline.memento } : {}),
+      },
+      prompt: {
+        law: opts.engines.law,
+        modeDecision,
+        policy,
+        memento: retrievalMemento,
+        injectedContext,
+        window,
+        windowSize: opts.windowSize,
+        userMessage: message,
+        ...(packet.budgets ? { budgets: packet.budgets } : {}),
+        ...(modeDecision.checkpointNeeded
+          ? { checkpointCapsule: buildCheckpointCapsule(baseline.memento, modeDecision) }
+          : {}),
+      },
+    });
+
+    const userMessageId = packet.messageIds?.at(-1) ?? opts.ids("msg");
+    const assistantMessageId = opts.ids("msg");
+    const proposals = toActionsNeeded(gen.envelope.meta?.action_needed, packet.requestId, opts.ids);
+    const actions = opts.actionRecorder
+      ? await opts.actionRecorder({
+          tenantId,
+          threadId,
+          messageId: assistantMessageId,
+          requestId: packet.requestId,
+          message,
+          proposals,
+          trace,
+        })
+      : proposals.map((p) => p.action);
+
+    for (let attempt = 1; ; attempt++) {
+      const plan = planMemento({
+        threadId,
+        baseline: baseline.source === "request" ? baseline.memento : (stored?.memento ?? null),
+        stored,
+        envelope: gen.envelope,
+        userMessageId,
+        breakpointDecision: decision,
+        nowIso: iso(),
+        ids: opts.ids,
+      });
+      trace.add(
+        "memento_update",
+        "completed",
+        plan.persist ? "Memento updated" : "Memento unchanged this turn",
+        {
+          persist: plan.persist,
+          shapeChanged: plan.shapeChanged,
+          phaseChanged: plan.phaseChanged,
+          summaryFrozen: plan.summaryFrozen,
+          attempt,
+        },
+      );
+      trace.add("respond", "completed", "Response ready", {
+        modelCalls: usage.modelCalls,
+        actions: actions.length,
+      });
+      // A debug response carries the stored events, so they are appended first; otherwise they are
+      // written inside the commit (one transaction fewer, and rolled back with a lost CAS, so kept
+      // in the buffer until the commit succeeds).
+      const debug = packet.traceConfig?.level === "debug";
+      if (debug) {
+        await opts.store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts.splice(0));
+      }
+      const threadMemento = plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
+      const response: ChatResponse = {
+        transmissionId: tx.transmissionId,
+        requestId: packet.requestId,
+        threadId,
+        assistant: {
+          messageId: assistantMessageId,
+          content: gen.text,
+          ...(gen.toolCalls.length > 0 ? { toolCalls: [...gen.toolCalls] } : {}),
+        },
+        modeDecision,
+        breakpoint: { decision, peakGuardrailActive },
+        threadMemento,
+        actions: [...actions],
+        validation: { passed: gen.passed, regenerated: gen.regenerated, violations: [...gen.violations] },
+        trace: {
+          traceRunId: tx.traceRunId,
+          ...(debug ? { events: await opts.store.traces.get(tenantId, tx.traceRunId) } : {}),
+        },
+        usage: {
+          modelCalls: usage.modelCalls,
+          ...(usage.inputTokens ? { inputTokens: usage.inputTokens } : {}),
+          ...(usage.outputTokens ? { outputTokens: usage.outputTokens } : {}),
+        },
+        provider: { name: gen.response.provider, model: gen.response.model, offline: gen.response.offline },
+      };
+      const committed = await opts.store.commitTurn({
+        tenantId,
+        transmissionId: tx.transmissionId,
+        requestId: packet.requestId,
+        bodyHash: ctx.bodyHash,
+        threadId,
+        userMessage: { messageId: userMessageId, content: message },
+        assistantMessage: {
+          messageId: assistantMessageId,
+          content: gen.text === "" && gen.toolCalls.length > 0 ? describeToolCalls(gen.toolCalls) : gen.text,
+          modeLabel: modeDecision.modeLabel,
+        },
+        bumpTurnsSincePersist: !plan.persist,
+        response,
+        now: iso(),
+        ...(plan.persist
+          ? { memento: { value: plan.memento, expectedVersion: stored?.version ?? null } }
+          : {}),
+        finishAttempt: {
+          attemptId: delivery.attemptId,
+          patch: { status: "succeeded", endedAt: iso(), latencyMs: opts.clock.now() - delivery.startedMs },
+        },
+        ...(debug ? {} : { trace: { traceRunId: tx.traceRunId, drafts: [...trace.drafts] } }),
+      });
+      if (committed.ok) {
+        trace.drafts.length = 0;
+        return response;
+      }
+      if (attempt >= MEMENTO_CAS_ATTEMPTS) {
+        throw new SolError(
+          "conflict",
+          "The thread memento kept changing during this turn; retry the request.",
+        );
+      }
+      // Someone else advanced the memento: merge this turn onto the fresh one (compare-and-swap retry).
+      stored = await opts.store.mementos.get(tenantId, threadId);
+      trace.add("memento_update", "warning", "Memento changed concurrently; merging again", { attempt });
+    }
+  }
+
+  return {
+    runTurn,
+    async drain() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+function policyRequest(packet: PacketInput) {
+  return {
+    ...(packet.driverBlockMode ? { driverBlockMode: packet.driverBlockMode } : {}),
+    ...(packet.driverBlockRefs ? { driverBlockRefs: packet.driverBlockRefs } : {}),
+    ...(packet.driverBlockInline ? { driverBlockInline: packet.driverBlockInline } : {}),
+  };
+}

@@ -1,0 +1,186 @@
+import {
+  type AssembledPrompt,
+  type AssemblePromptInput,
+  assemblePrompt,
+  buildPatchDirectives,
+  type CompiledPolicy,
+  decideDriftOutcome,
+  type LintResult,
+  type LlmCallPurpose,
+  type LlmProvider,
+  type LlmRequestHints,
+  type LlmResponse,
+  lintOutput,
+  type ModeDecision,
+  type ModelOutputEnvelope,
+  parseModelOutput,
+  SolError,
+  type ToolCall,
+  type Violation,
+} from "@solserver/core";
+import { sha256Hex } from "../store/canonical-json.js";
+import { toolCallsOf } from "./tool-calls.js";
+import type { TraceBuffer } from "./trace-buffer.js";
+
+export interface GenerationInput {
+  readonly provider: LlmProvider;
+  readonly prompt: Omit<AssemblePromptInput, "patchDirectives">;
+  readonly modeDecision: ModeDecision;
+  readonly policy: CompiledPolicy;
+  readonly hints: LlmRequestHints;
+  readonly maxOutputTokens?: number;
+  readonly regenerationAllowed: boolean;
+  /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
+  readonly passthrough?: Readonly<Record<string, unknown>>;
+  readonly trace: TraceBuffer;
+  readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
+}
+
+export interface GenerationResult {
+  readonly envelope: ModelOutputEnvelope;
+  readonly text: string;
+  readonly passed: boolean;
+  readonly regenerated: boolean;
+  readonly flare: boolean;
+  readonly repeatedFailure: boolean;
+  readonly violations: readonly Violation[];
+  readonly response: LlmResponse;
+  readonly prompt: AssembledPrompt;
+  /** Function calls the model made (passthrough `tools`); empty otherwise. */
+  readonly toolCalls: readonly ToolCall[];
+}
+
+interface Attempt {
+  readonly response: LlmResponse;
+  readonly envelope: ModelOutputEnvelope;
+  readonly lint: LintResult;
+  readonly prompt: AssembledPrompt;
+  readonly toolCalls: readonly ToolCall[];
+}
+
+async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directives?: readonly string[]) {
+  // node:crypto's SHA-256 gives the same prompt hash as core's portable one at a fraction of the CPU.
+  const prompt = assemblePrompt({
+    ...input.prompt,
+    sha256Hex,
+    ...(directives ? { patchDirectives: directives } : {}),
+  });
+  input.trace.add("assemble", "completed", `Prompt assembled for ${purpose}`, {
+    lawId: prompt.lawId,
+    lawVersion: prompt.lawVersion,
+    lawHash: prompt.lawHash,
+    blockVersions: prompt.blockVersions,
+    windowCount: prompt.windowCount,
+    retrievalIncluded: prompt.retrievalIncluded,
+    checkpointIncluded: prompt.checkpointIncluded,
+    patchDirectiveCount: prompt.patchDirectiveCount,
+    promptHash: prompt.promptHash,
+  });
+  const response = await input.provider.complete({
+    purpose,
+    messages: prompt.messages,
+    json: true,
+    hints: input.hints,
+    ...(input.maxOutputTokens === undefined ? {} : { maxOutputTokens: input.maxOutputTokens }),
+    ...(input.passthrough === undefined ? {} : { passthrough: input.passthrough }),
+  });
+  input.onCall(purpose, response);
+  input.trace.add(
+    "model_call",
+    "completed",
+    `${purpose} call answered`,
+    {
+      purpose,
+      provider: response.provider,
+      model: response.model,
+      offline: response.offline,
+      outputTokens: response.usage?.outputTokens ?? null,
+    },
+    "model",
+  );
+  const toolCalls = toolCallsOf(response.raw);
+  if (toolCalls.length > 0 && response.text.trim() === "") {
+    // A tool-call-only reply is the client's next step, not prose: there is no envelope to validate.
+    input.trace.add("validate", "completed", "Tool calls returned; no reply text to validate", {
+      purpose,
+      parse: "tool_calls",
+      toolCalls: toolCalls.map((c) => c.function.name),
+      violations: [],
+    });
+    const lint: LintResult = { passed: true, violations: [] };
+    return { response, envelope: { assistant_text: "" }, lint, prompt, toolCalls } satisfies Attempt;
+  }
+  const parsed = parseModelOutput(response.text);
+  const lint = lintOutput({
+    text: parsed.envelope.assistant_text,
+    envelope: parsed.envelope,
+    modeDecision: input.modeDecision,
+    policy: input.policy,
+    formatViolation: parsed.formatViolation,
+  });
+  input.trace.add(
+    "validate",
+    lint.passed ? "completed" : "warning",
+    lint.passed ? "Output valid" : "Output violates",
+    {
+      purpose,
+      parse: parsed.parse,
+      violations: lint.violations.map((v) => v.code),
+    },
+  );
+  return { response, envelope: parsed.envelope, lint, prompt, toolCalls } satisfies Attempt;
+}
+
+/**
+ * Main call, validation and at most one regeneration with targeted patch directives (S5). If the
+ * regeneration call itself fails, the first (non-compliant) output is returned rather than nothing.
+ */
+export async function generateValidated(input: GenerationInput): Promise<GenerationResult> {
+  const first = await attempt(input, "main");
+  const decision = decideDriftOutcome({ first: first.lint, regenerationAllowed: input.regenerationAllowed });
+  if (decision.action === "return") return toResult(first, decision);
+
+  const directives = buildPatchDirectives(first.lint.violations);
+  input.trace.add("drift", "warning", "Drift flare: regenerating once with patch directives", {
+    violations: first.lint.violations.map((v) => v.code),
+    directives: directives.length,
+  });
+  let second: Attempt;
+  try {
+    second = await attempt(input, "regeneration", directives);
+  } catch (error) {
+    if (!(error instanceof SolError)) throw error;
+    input.trace.add("drift", "failed", "Regeneration call failed; returning the first output", {
+      code: error.code,
+    });
+    return { ...toResult(first, { passed: false, regenerated: false, flare: true, repeatedFailure: true }) };
+  }
+  const final = decideDriftOutcome({ first: first.lint, second: second.lint });
+  if (final.action !== "return")
+    throw new SolError("internal", "Drift protocol asked for a second regeneration.");
+  return toResult(final.use === "second" ? second : first, final);
+}
+
+function toResult(
+  chosen: Attempt,
+  outcome: {
+    passed: boolean;
+    regenerated: boolean;
+    flare: boolean;
+    repeatedFailure: boolean;
+    violations?: readonly Violation[];
+  },
+): GenerationResult {
+  return {
+    envelope: chosen.envelope,
+    text: chosen.envelope.assistant_text,
+    passed: outcome.passed,
+    regenerated: outcome.regenerated,
+    flare: outcome.flare,
+    repeatedFailure: outcome.repeatedFailure,
+    violations: outcome.violations ?? chosen.lint.violations,
+    response: chosen.response,
+    prompt: chosen.prompt,
+    toolCalls: chosen.toolCalls,
+  };
+}

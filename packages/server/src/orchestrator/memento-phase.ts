@@ -1,0 +1,68 @@
+import {
+  type AffectPoint,
+  type BreakpointDecision,
+  buildNextMemento,
+  type IdGenerator,
+  type ModelOutputEnvelope,
+  normalizeModelAffect,
+  SolError,
+  type StoredMemento,
+  shouldPersistMemento,
+  signalItemsFromEnvelope,
+  type ThreadMementoV02,
+} from "@solserver/core";
+
+export interface MementoPlan {
+  /** The memento the turn ends with (what the response shows). */
+  readonly memento: ThreadMementoV02;
+  readonly persist: boolean;
+  readonly shapeChanged: boolean;
+  readonly phaseChanged: boolean;
+  readonly summaryFrozen: boolean;
+}
+
+/** Applies the model's shape, affect and signals to the baseline memento, honouring the peak freeze. */
+export function planMemento(args: {
+  readonly threadId: string;
+  readonly baseline: ThreadMementoV02 | null;
+  readonly stored: StoredMemento | null;
+  readonly envelope: ModelOutputEnvelope;
+  readonly userMessageId: string;
+  readonly breakpointDecision: BreakpointDecision;
+  readonly nowIso: string;
+  readonly ids: IdGenerator;
+}): MementoPlan {
+  const meta = args.envelope.meta;
+  let affectPoint: AffectPoint | undefined;
+  if (meta?.affect_signal) {
+    const n = normalizeModelAffect(meta.affect_signal);
+    affectPoint = { endMessageId: args.userMessageId, ...n, source: "model" };
+  }
+  const signals = meta?.signals ? signalItemsFromEnvelope(meta.signals, args.userMessageId) : undefined;
+  const next = buildNextMemento({
+    previous: args.baseline,
+    threadId: args.threadId,
+    breakpointDecision: args.breakpointDecision,
+    nowIso: args.nowIso,
+    newMementoId: args.ids("mem"),
+    ...(meta?.shape ? { proposedShape: meta.shape } : {}),
+    ...(affectPoint ? { affectPoint } : {}),
+    ...(signals ? { signals } : {}),
+  });
+  if (!next.ok) {
+    throw new SolError("internal", "Could not build the next thread memento.", { details: next.issues });
+  }
+  const persist = shouldPersistMemento({
+    hasPersisted: args.stored !== null,
+    phaseChanged: next.value.phaseChanged,
+    shapeChanged: next.value.shapeChanged,
+    turnsSincePersist: args.stored?.turnsSincePersist ?? 0,
+  });
+  return {
+    memento: next.value.memento,
+    persist,
+    shapeChanged: next.value.shapeChanged,
+    phaseChanged: next.value.phaseChanged,
+    summaryFrozen: next.value.summaryFrozen,
+  };
+}

@@ -1,0 +1,65 @@
+import {
+  type LlmCallPurpose,
+  type LlmProvider,
+  type LlmResponse,
+  type ModeDecision,
+  SolError,
+} from "@solserver/core";
+import type { TraceBuffer } from "./trace-buffer.js";
+import type { TurnEngines } from "./turn-engines.js";
+
+/** Steps 0–2 of the routing ladder; the selector (one cheap call) runs only below the threshold. */
+export async function routeTurn(args: {
+  readonly engines: TurnEngines;
+  readonly provider: LlmProvider;
+  readonly message: string;
+  readonly thread: { readonly lastModeLabel?: string; readonly messageCount?: number };
+  readonly trace: TraceBuffer;
+  readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
+}): Promise<ModeDecision> {
+  const { router } = args.engines;
+  const guess = router.route({ message: args.message, thread: args.thread });
+  args.trace.add("route", "completed", `Mode ${guess.modeLabel} at step ${guess.step}`, {
+    modeLabel: guess.modeLabel,
+    step: guess.step,
+    confidence: guess.confidence,
+    reasons: guess.reasons,
+    threshold: router.confidenceThreshold,
+  });
+  if (guess.step !== 2) return guess;
+
+  let reply: LlmResponse;
+  try {
+    reply = await args.provider.complete({
+      purpose: "selector",
+      messages: router.selectorPrompt(args.message, guess),
+      json: true,
+      maxOutputTokens: 120,
+      temperature: 0,
+      hints: {
+        userMessage: args.message,
+        selectorModes: router.modes.map((m) => m.label),
+        modeLabel: guess.modeLabel,
+      },
+    });
+  } catch (error) {
+    // The selector is an optimisation: if it fails the step-1 best guess still routes the turn.
+    if (!(error instanceof SolError)) throw error;
+    args.trace.add("selector", "warning", "Selector call failed; using the step-1 best guess", {
+      code: error.code,
+    });
+    return guess;
+  }
+  args.onCall("selector", reply);
+  const parsed = router.parseSelectorReply(reply.text, guess);
+  args.trace.add(
+    "selector",
+    parsed.usedFallback ? "warning" : "completed",
+    parsed.usedFallback
+      ? "Selector reply invalid; using the step-1 best guess"
+      : `Selector chose ${parsed.decision.modeLabel}`,
+    { modeLabel: parsed.decision.modeLabel, usedFallback: parsed.usedFallback },
+    "model",
+  );
+  return parsed.decision;
+}

@@ -1,0 +1,31 @@
+import type { ChatResponse, PacketInput, WindowMessage } from "@solserver/core";
+
+export interface TurnContext {
+  readonly tenantId: string;
+  /** SHA-256 of the canonical request body, for idempotency. */
+  readonly bodyHash: string;
+  /**
+   * The earlier conversation as the caller holds it (OpenAI facade: the request's earlier messages).
+   * When present it is the prompt window instead of the stored thread history.
+   */
+  readonly window?: readonly WindowMessage[];
+  /** Caller instructions (the facade's system messages), added to the prompt's injected context. */
+  readonly instructions?: readonly string[];
+  /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
+  readonly passthrough?: Readonly<Record<string, unknown>>;
+}
+
+export interface TurnOutcome {
+  readonly response: ChatResponse;
+  /** True when the stored response of an earlier identical request was returned without any model call. */
+  readonly replayed: boolean;
+  /** When the turn's transmission was first claimed (ISO 8601); the same on every replay. */
+  readonly createdAt: string;
+}
+
+/** What the HTTP layer needs from the orchestrator. */
+export interface TurnService {
+  runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome>;
+  /** Resolves once every turn in flight has finished (graceful shutdown). */
+  drain(): Promise<void>;
+}

@@ -1,0 +1,80 @@
+import { SolError } from "@solserver/core";
+import type { AttemptControl } from "./attempt.js";
+import { upstreamErrorMessage } from "./completion.js";
+import { isRetryableStatus, parseRetryAfter } from "./retry.js";
+
+/** Why one attempt failed, and whether another attempt may help. */
+export interface Failure {
+  readonly code: "provider_error" | "provider_timeout";
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+  readonly aborted?: boolean;
+  readonly cause?: unknown;
+}
+
+/** A failure from an HTTP status: 429 and 5xx are retryable (with any Retry-After), other statuses are not. */
+export function statusFailure(response: Response, bodyText: string, nowMs: number): Failure {
+  const retryAfterMs = parseRetryAfter(response.headers, nowMs);
+  const detail = upstreamErrorMessage(bodyText);
+  return {
+    code: "provider_error",
+    message: `HTTP ${response.status}${detail === "" ? "" : `: ${detail}`}`,
+    retryable: isRetryableStatus(response.status),
+    status: response.status,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
+}
+
+/** A failure from a thrown fetch/read error: the caller's abort, our timeout, or the network. */
+export function thrownFailure(error: unknown, control: AttemptControl, timeoutMs: number): Failure {
+  if (control.callerAborted) {
+    return {
+      code: "provider_error",
+      message: "the caller aborted the request",
+      retryable: false,
+      aborted: true,
+      cause: error,
+    };
+  }
+  if (control.timedOut) {
+    return {
+      code: "provider_timeout",
+      message: `no answer within ${timeoutMs} ms`,
+      retryable: true,
+      cause: error,
+    };
+  }
+  return {
+    code: "provider_error",
+    message: `network error: ${describe(error)}`,
+    retryable: true,
+    cause: error,
+  };
+}
+
+/** The SolError thrown once no further attempt will be made. */
+export function failureError(provider: string, failure: Failure, attempts: number): SolError {
+  const details = {
+    ...(failure.status === undefined ? {} : { status: failure.status }),
+    attempts,
+    ...(failure.aborted ? { aborted: true } : {}),
+  };
+  const plural = attempts === 1 ? "attempt" : "attempts";
+  return new SolError(
+    failure.code,
+    `${provider} request failed after ${attempts} ${plural}: ${failure.message}`,
+    {
+      details,
+      cause: failure.cause,
+    },
+  );
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // undici reports "fetch failed" and keeps the useful part (ECONNREFUSED, socket closed...) in `cause`.
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}

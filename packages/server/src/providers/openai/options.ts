@@ -1,0 +1,100 @@
+import type { Clock } from "@solserver/core";
+import { SolError } from "@solserver/core";
+import { createNodeHttpFetch } from "./node-http-fetch.js";
+import { defaultSleep, type SleepFn } from "./retry.js";
+
+/** The part of `fetch` the adapter uses; injectable for tests and custom agents. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface OpenAiProviderOptions {
+  /** Base URL of an OpenAI-compatible server, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
+  readonly baseUrl: string;
+  readonly apiKey?: string;
+  readonly model: string;
+  /** Per attempt; for streams the longest silence allowed between chunks. Default 30000. */
+  readonly timeoutMs?: number;
+  /** Retries after the first attempt (429, 5xx, network errors, timeouts). Default 2. */
+  readonly maxRetries?: number;
+  readonly backoff?: { readonly baseMs?: number; readonly maxMs?: number };
+  /** Upper bound on a server-requested Retry-After wait. Default 10000. */
+  readonly retryAfterMaxMs?: number;
+  /** Extra request headers (organisation, project, proxy auth...). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Provider name reported in responses. Default "openai". */
+  readonly name?: string;
+  /** Transport; default: node:http(s) with keep-alive (see createNodeHttpFetch). */
+  readonly fetch?: FetchLike;
+  readonly clock?: Clock;
+  readonly sleep?: SleepFn;
+  /** Jitter source in [0, 1). */
+  readonly random?: () => number;
+}
+
+/** Options after defaults and validation. */
+export interface ResolvedOpenAiOptions {
+  readonly endpoint: string;
+  readonly apiKey: string | undefined;
+  readonly model: string;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
+  readonly retryAfterMaxMs: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly name: string;
+  readonly fetch: FetchLike;
+  readonly clock: Clock;
+  readonly sleep: SleepFn;
+  readonly random: () => number;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/** Applies defaults, validates once, and freezes; throws SolError("invalid_input") naming the bad field. */
+export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOpenAiOptions {
+  const base = options.baseUrl?.trim() ?? "";
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw invalid("baseUrl", "baseUrl must be an absolute http(s) URL.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw invalid("baseUrl", "baseUrl must use http or https.");
+  const model = options.model?.trim() ?? "";
+  if (model === "") throw invalid("model", "model must be a non-empty string.");
+  const resolved: ResolvedOpenAiOptions = {
+    endpoint: `${base.replace(/\/+$/, "")}/chat/completions`,
+    apiKey: options.apiKey === undefined || options.apiKey === "" ? undefined : options.apiKey,
+    model,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    maxRetries: options.maxRetries ?? 2,
+    backoffBaseMs: options.backoff?.baseMs ?? 250,
+    backoffMaxMs: options.backoff?.maxMs ?? 4_000,
+    retryAfterMaxMs: options.retryAfterMaxMs ?? 10_000,
+    headers: { ...options.headers },
+    name: options.name ?? "openai",
+    fetch: options.fetch ?? createNodeHttpFetch(),
+    clock: options.clock ?? systemClock,
+    sleep: options.sleep ?? defaultSleep,
+    random: options.random ?? Math.random,
+  };
+  positive("timeoutMs", resolved.timeoutMs);
+  nonNegativeInteger("maxRetries", resolved.maxRetries);
+  positive("backoff.baseMs", resolved.backoffBaseMs);
+  positive("backoff.maxMs", resolved.backoffMaxMs);
+  positive("retryAfterMaxMs", resolved.retryAfterMaxMs);
+  return Object.freeze(resolved);
+}
+
+function positive(field: string, value: number): void {
+  if (!Number.isFinite(value) || value <= 0) throw invalid(field, `${field} must be a positive number.`);
+}
+
+function nonNegativeInteger(field: string, value: number): void {
+  if (!Number.isInteger(value) || value < 0) throw invalid(field, `${field} must be a non-negative integer.`);
+}
+
+function invalid(field: string, message: string): SolError {
+  return new SolError("invalid_input", message, { details: { field } });
+}

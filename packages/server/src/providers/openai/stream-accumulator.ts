@@ -1,0 +1,88 @@
+import type { LlmResponse, LlmUsage } from "@solserver/core";
+import { asRecord, contentText, type ResponseOrigin, readUsage } from "./completion.js";
+
+interface ToolCallParts {
+  id?: string;
+  type?: string;
+  name: string;
+  arguments: string;
+}
+
+/** What one parsed stream chunk contributed. */
+export type ChunkOutcome =
+  | { readonly kind: "delta"; readonly text: string }
+  | { readonly kind: "error"; readonly message: string };
+
+/** Folds Chat Completions stream chunks into the text, finish reason, usage and tool calls of one reply. */
+export class StreamAccumulator {
+  private text = "";
+  private model: string | undefined;
+  private finishReason: string | undefined;
+  private usage: LlmUsage | undefined;
+  private readonly toolCalls = new Map<number, ToolCallParts>();
+
+  constructor(private readonly origin: ResponseOrigin) {}
+
+  /** True once a choice reported why it finished: the stream may end without `[DONE]` after that. */
+  get finished(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  /** Applies one parsed `data:` payload. */
+  apply(chunk: unknown): ChunkOutcome {
+    const root = asRecord(chunk);
+    if (root?.error !== undefined) {
+      const error = root.error;
+      const message = typeof error === "string" ? error : asRecord(error)?.message;
+      return {
+        kind: "error",
+        message: typeof message === "string" ? message : "the upstream sent an error event",
+      };
+    }
+    if (typeof root?.model === "string" && root.model !== "") this.model = root.model;
+    this.usage = readUsage(root?.usage) ?? this.usage;
+    const choice = asRecord(Array.isArray(root?.choices) ? root.choices[0] : undefined);
+    if (typeof choice?.finish_reason === "string") this.finishReason = choice.finish_reason;
+    const delta = asRecord(choice?.delta);
+    if (Array.isArray(delta?.tool_calls)) for (const call of delta.tool_calls) this.applyToolCall(call);
+    const text = contentText(delta?.content);
+    this.text += text;
+    return { kind: "delta", text };
+  }
+
+  /** The whole reply once the stream has ended. */
+  response(): LlmResponse {
+    const toolCalls = [...this.toolCalls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({
+        ...(call.id === undefined ? {} : { id: call.id }),
+        type: call.type ?? "function",
+        function: { name: call.name, arguments: call.arguments },
+      }));
+    return {
+      text: this.text,
+      provider: this.origin.provider,
+      model: this.model ?? this.origin.model,
+      offline: false,
+      ...(this.usage === undefined ? {} : { usage: this.usage }),
+      ...(this.finishReason === undefined ? {} : { finishReason: this.finishReason }),
+      raw: {
+        role: "assistant",
+        content: this.text,
+        ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+      },
+    };
+  }
+
+  private applyToolCall(value: unknown): void {
+    const call = asRecord(value);
+    const index = typeof call?.index === "number" ? call.index : 0;
+    const parts = this.toolCalls.get(index) ?? { name: "", arguments: "" };
+    if (typeof call?.id === "string") parts.id = call.id;
+    if (typeof call?.type === "string") parts.type = call.type;
+    const fn = asRecord(call?.function);
+    if (typeof fn?.name === "string") parts.name += fn.name;
+    if (typeof fn?.arguments === "string") parts.arguments += fn.arguments;
+    this.toolCalls.set(index, parts);
+  }
+}

@@ -1,0 +1,281 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type ActionExecutor,
+  type Clock,
+  createCheckpointEngine,
+  type DriverBlockInput,
+  type LlmProvider,
+  parseModePack,
+  type RouterConfigInput,
+  SolError,
+  validateSystemBlocks,
+} from "@solserver/core";
+import type { FastifyInstance, FastifyServerOptions } from "fastify";
+import {
+  type ActionGate,
+  builtinExecutors,
+  createActionGate,
+  createExecutorRegistry,
+} from "./actions/index.js";
+import {
+  type AgencyService,
+  type CounterLog,
+  createAgencyService,
+  type IntervalTimers,
+  startCounterLog,
+} from "./agency/index.js";
+import {
+  type CheckpointService,
+  type ConfirmationRequiredHook,
+  createCheckpointConfirmationExecutor,
+  createCheckpointContextInjector,
+  createCheckpointService,
+  createGateConfirmationHook,
+  loadAtlas,
+} from "./checkpoints/index.js";
+import type { SolConfig } from "./config/index.js";
+import { buildApp } from "./http/app.js";
+import { createTurnService } from "./orchestrator/create-turn-service.js";
+import { createTurnEngines } from "./orchestrator/turn-engines.js";
+import { createProvider } from "./providers/index.js";
+import { createAgencyStore, openStore, type SqlSolStore } from "./store/index.js";
+import { randomIds } from "./util/ids.js";
+
+export interface SolServerOptions {
+  readonly logger?: FastifyServerOptions["logger"];
+  /** Use this provider instead of the one SOL_LLM names (tests, embedding). */
+  readonly provider?: LlmProvider;
+  readonly store?: SqlSolStore;
+  readonly clock?: Clock;
+  /**
+   * Action executors: a list is added to the built-ins (one of a built-in kind replaces it); a function
+   * receives the built-ins and returns the whole list (tests wrap them, e.g. to count runs).
+   */
+  readonly executors?:
+    | readonly ActionExecutor[]
+    | ((builtins: readonly ActionExecutor[]) => readonly ActionExecutor[]);
+  /**
+   * Where a checkpoint's confirmation request is stored (see ConfirmationRequiredHook); default: the
+   * permission gate, as a `checkpoint_confirmation` action that POST /v1/actions/execute approves.
+   */
+  readonly onConfirmationRequired?: ConfirmationRequiredHook;
+  /** Receives the periodic `[Agency ...]` counters line; default: stdout (tenant named unless `default`). */
+  readonly agencyLog?: (line: string, tenantId: string) => void;
+  /** Timers of the counters log (tests inject their own). */
+  readonly agencyTimers?: IntervalTimers;
+}
+
+export interface SolServer {
+  readonly app: FastifyInstance;
+  readonly store: SqlSolStore;
+  readonly provider: LlmProvider;
+  readonly config: SolConfig;
+  /** The permission gate (proposals, execute, defer, recovery). */
+  readonly actions: ActionGate;
+  /** CRA checkpoints over the atlas SOL_ATLAS names (or the built-in one). */
+  readonly checkpoints: CheckpointService;
+  /** The agency pipeline: thoughts, drive ticks, tasks, counters (api.md §3 "Agency"). */
+  readonly agency: AgencyService;
+  /** Listens on SOL_HOST:SOL_PORT (port 0 picks a free one) and returns the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting requests, finishes in-flight turns, closes the store. */
+  close(): Promise<void>;
+}
+
+function readJsonFile(path: string, what: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (cause) {
+    throw new SolError("invalid_input", `Cannot load ${what} from ${path}: ${(cause as Error).message}`, {
+      cause,
+    });
+  }
+}
+
+function loadModes(path: string | undefined): RouterConfigInput | undefined {
+  if (!path) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (cause) {
+    throw new SolError(
+      "invalid_input",
+      `Cannot load the mode pack from ${path}: ${(cause as Error).message}`,
+      {
+        cause,
+      },
+    );
+  }
+  const parsed = parseModePack(text);
+  if (!parsed.ok) {
+    const list = parsed.issues.map((i) => `${(i.path ?? []).join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new SolError("invalid_input", `Invalid mode pack ${path}: ${list}`, { details: parsed.issues });
+  }
+  return parsed.value;
+}
+
+function loadDriverBlocks(path: string | undefined): DriverBlockInput[] | undefined {
+  if (!path) return undefined;
+  const raw = readJsonFile(path, "driver blocks");
+  const list = Array.isArray(raw) ? raw : (raw as { blocks?: unknown[] }).blocks;
+  if (!Array.isArray(list))
+    throw new SolError("invalid_input", `${path} must hold an array of Driver Blocks.`);
+  const checked = validateSystemBlocks(list);
+  if (!checked.ok) {
+    throw new SolError(
+      "invalid_input",
+      `Invalid driver blocks in ${path}: ${checked.issues.map((i) => i.message).join("; ")}`,
+    );
+  }
+  return checked.value;
+}
+
+/** Where the built web client lives (packages/web/dist), unless SOL_WEB_DIR says otherwise. */
+export function defaultWebDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return resolve(here, "../../web/dist");
+}
+
+function defaultAgencyLog(line: string, tenantId: string): void {
+  console.info(tenantId === "default" ? line : `${line} tenant=${tenantId}`);
+}
+
+/** Assembles store, provider, engines, orchestrator and HTTP app from a validated configuration. */
+export async function createSolServer(config: SolConfig, options: SolServerOptions = {}): Promise<SolServer> {
+  const modes = loadModes(config.SOL_MODES);
+  const extraSystemBlocks = loadDriverBlocks(config.SOL_DRIVER_BLOCKS);
+  const atlas = loadAtlas(config.SOL_ATLAS);
+  const engines = createTurnEngines({
+    ...(modes ? { modes } : {}),
+    ...(extraSystemBlocks ? { extraSystemBlocks } : {}),
+  });
+  const clock = options.clock ?? { now: () => Date.now() };
+  const provider =
+    options.provider ??
+    createProvider(
+      {
+        SOL_LLM: config.SOL_LLM,
+        ...(config.SOL_LLM_BASE_URL ? { SOL_LLM_BASE_URL: config.SOL_LLM_BASE_URL } : {}),
+        ...(config.SOL_LLM_API_KEY ? { SOL_LLM_API_KEY: config.SOL_LLM_API_KEY } : {}),
+        ...(config.SOL_LLM_MODEL ? { SOL_LLM_MODEL: config.SOL_LLM_MODEL } : {}),
+      },
+      {
+        offline: { clock },
+        openai: { timeoutMs: config.SOL_LLM_TIMEOUT_MS, maxRetries: config.SOL_LLM_MAX_RETRIES },
+      },
+    );
+  const store = options.store ?? (await openStore(config.SOL_DB_URL));
+  const builtins = [
+    ...builtinExecutors({
+      reminders: store.reminders,
+      calendar: store.calendar,
+      ids: randomIds,
+      webhook: {
+        ...(config.SOL_WEBHOOK_URL ? { url: config.SOL_WEBHOOK_URL } : {}),
+        ...(config.SOL_WEBHOOK_ALLOWLIST ? { allowlist: config.SOL_WEBHOOK_ALLOWLIST } : {}),
+      },
+    }),
+    // Approving a checkpoint confirmation grants it in its session (the service is built below).
+    createCheckpointConfirmationExecutor((tenantId, sessionId, actionId) =>
+      checkpoints.grantConfirmation(tenantId, sessionId, actionId),
+    ),
+  ];
+  const executors = createExecutorRegistry(
+    typeof options.executors === "function"
+      ? options.executors(builtins)
+      : [...builtins, ...(options.executors ?? [])],
+  );
+  const actions = createActionGate({
+    actions: store.actions,
+    executors,
+    clock,
+    ids: randomIds,
+    executeTimeoutMs: config.SOL_ACTION_TIMEOUT_MS,
+    leaseMs: config.SOL_ACTION_LEASE_MS,
+  });
+  // Executions a previous process abandoned are settled before anything can approve them again.
+  try {
+    await actions.recoverExpired();
+  } catch (error) {
+    if (!options.store) await store.close();
+    throw error;
+  }
+  const checkpoints = createCheckpointService({
+    engine: createCheckpointEngine({ atlas, clock, ids: randomIds }),
+    sessions: store.checkpointSessions,
+    clock,
+    ids: randomIds,
+    onConfirmationRequired: options.onConfirmationRequired ?? createGateConfirmationHook(actions),
+  });
+  const turns = createTurnService({
+    store,
+    provider,
+    engines,
+    clock,
+    ids: randomIds,
+    windowSize: config.SOL_WINDOW_MESSAGES,
+    actionRecorder: actions.recorder,
+    contextInjector: createCheckpointContextInjector(checkpoints),
+  });
+  const agency = createAgencyService({
+    store: createAgencyStore(store, {
+      isProduction: config.production,
+      strictFinalize: config.PLANNING_STRICT_FINALIZE === "1",
+    }),
+    clock,
+    ids: randomIds,
+    production: config.production,
+    dedupWindowMs: config.SOL_AGENCY_DEDUP_WINDOW_MS,
+  });
+  // Auth off means one tenant: log its counters from the start, zeros included.
+  if (!config.SOL_API_KEYS?.size) agency.counters("default");
+  const counterLog: CounterLog = startCounterLog(agency, {
+    log: options.agencyLog ?? defaultAgencyLog,
+    ...(options.agencyTimers === undefined ? {} : { timers: options.agencyTimers }),
+  });
+  const webDir = config.SOL_WEB_DIR ?? defaultWebDir();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp(
+      {
+        config,
+        store,
+        provider,
+        turns,
+        actions,
+        checkpoints,
+        agency,
+        reminders: store.reminders,
+        calendar: store.calendar,
+      },
+      { logger: options.logger ?? false, ...(existsSync(webDir) ? { webDir } : {}) },
+    );
+  } catch (error) {
+    counterLog.stop();
+    throw error;
+  }
+  let closed = false;
+  return {
+    app,
+    store,
+    provider,
+    config,
+    actions,
+    checkpoints,
+    agency,
+    async listen() {
+      return app.listen({ port: config.SOL_PORT, host: config.SOL_HOST });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      counterLog.stop();
+      await app.close();
+      await turns.drain();
+      await actions.drain();
+      await store.close();
+    },
+  };
+}

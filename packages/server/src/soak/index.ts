@@ -1,0 +1,5 @@
+export * from "./model-feed.js";
+export * from "./run-soak.js";
+export * from "./soak-criteria.js";
+export * from "./soak-observer.js";
+export * from "./soak-options.js";

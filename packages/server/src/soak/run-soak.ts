@@ -1,0 +1,222 @@
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { type AgencyCounters, SolError, type Task } from "@solserver/core";
+import { loadConfig } from "../config/index.js";
+import { createSolServer } from "../server.js";
+import { createExecutor, createHttpTaskApi, ignoreFirstTaskWhere } from "../world/index.js";
+import type { World } from "../world/world-adapter.js";
+import { scriptedModelOutput } from "./model-feed.js";
+import { type CriterionResult, evaluateSoak, soakPassed } from "./soak-criteria.js";
+import { observeAgency, worldClockLabel } from "./soak-observer.js";
+import { SoakOptions, type SoakOptionsInput } from "./soak-options.js";
+import { openSoakWorld } from "./soak-world.js";
+
+export interface SoakReport {
+  readonly options: SoakOptions;
+  readonly results: readonly CriterionResult[];
+  readonly passed: boolean;
+  readonly logPath: string;
+  readonly counters: AgencyCounters;
+  readonly tasks: readonly Task[];
+  readonly worldMinutes: number;
+  readonly wallSeconds: number;
+}
+
+export interface RunSoakDeps {
+  /** Console output (progress and report); default console.log. */
+  readonly out?: (line: string) => void;
+  /** Ends the run early (the criteria are still judged). */
+  readonly signal?: AbortSignal;
+}
+
+const TENANT = "default";
+
+function defaultTickEvery(options: SoakOptions): number {
+  if (options.tickEveryMs !== undefined) return options.tickEveryMs;
+  if (options.world === "minecraft") return 5000;
+  return Math.round(Math.min(5000, Math.max(100, 60_000 / options.timeScale)));
+}
+
+function summarizeInventory(inventory: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(inventory).map(([k, v]) => `${k}:${v}`);
+  return entries.length === 0 ? "empty" : entries.join(",");
+}
+
+/**
+ * A soak run: an in-process server whose clock is the world clock, a world (simulator or
+ * Minecraft), drive ticks every `tickEveryMs` of wall time, scripted model thoughts through
+ * POST /v1/thoughts, and an executor over the HTTP task API that deliberately leaves the first
+ * drive-tick task pending (to exercise the stuck-timeout). Writes `soak-<timestamp>.log` and
+ * judges the contract's eight criteria at the end.
+ */
+export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): Promise<SoakReport> {
+  const parsed = SoakOptions.safeParse(input);
+  if (!parsed.success) throw new SolError("invalid_input", `Invalid soak options: ${parsed.error.message}`);
+  const options = parsed.data;
+  const out = deps.out ?? ((line: string) => console.log(line));
+  const logDir = resolve(options.logDir);
+  mkdirSync(logDir, { recursive: true });
+  const logPath = join(
+    logDir,
+    `soak-${new Date()
+      .toISOString()
+      .replaceAll(":", "-")
+      .replace(/\.\d+Z$/, "Z")}.log`,
+  );
+  const wallStart = performance.now();
+  const wallLabel = () => {
+    const s = Math.floor((performance.now() - wallStart) / 1000);
+    return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+  };
+  const log = (line: string) => appendFileSync(logPath, `${line}\n`);
+  const say = (line: string) => {
+    log(line);
+    if (!options.quiet) out(line);
+  };
+  say(`soak ${JSON.stringify(options)} node=${process.version}`);
+
+  const opened = await openSoakWorld(options, say);
+  const { world } = opened;
+  say(`world: ${opened.description}`);
+  const server = await createSolServer(
+    loadConfig({
+      env: {
+        SOL_PORT: "0",
+        SOL_HOST: "127.0.0.1",
+        SOL_DB_URL: options.dbUrl,
+        SOL_RATE_LIMIT_PER_MIN: "0",
+        NODE_ENV: "development",
+      },
+    }),
+    { clock: world.clock, agencyLog: (line) => say(`[wall ${wallLabel()}] ${line}`) },
+  );
+  const agency = server.agency;
+  const baseUrl = await server.listen();
+  const worldStartMs = world.clock.now();
+  const observer = observeAgency(agency.events, { clock: world.clock, tenantId: TENANT, log });
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(new URL(path, baseUrl), {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status !== 200)
+      throw new SolError("internal", `${method} ${path} -> ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  const stall = ignoreFirstTaskWhere((t) => t.metadata.extractedGoalSource === "drive-tick");
+  const executor = createExecutor({
+    api: createHttpTaskApi(baseUrl),
+    world,
+    name: `${world.name}-executor`,
+    pollMs: options.world === "minecraft" ? 500 : Math.max(20, Math.min(500, 30_000 / options.timeScale)),
+    taskTimeoutMs: options.world === "minecraft" ? 120_000 : Math.max(10_000, 600_000 / options.timeScale),
+    ignore: stall.ignore,
+    log: (line) => log(`[world ${worldClockLabel(world.clock.now(), worldStartMs)}] ${line}`),
+  });
+  executor.start();
+  opened.start();
+
+  const tickEvery = defaultTickEvery(options);
+  const printEvery = Math.max(1, Math.round(5000 / tickEvery));
+  const counterSamples: AgencyCounters[] = [];
+  const probes = { sent: 0, fired: 0 };
+  let thoughtsFed = 0;
+  let lastTick = "";
+  const deadline = wallStart + options.minutes * 60_000;
+  let evidence: Parameters<typeof evaluateSoak>[0] | undefined;
+  try {
+    for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
+      const snapshot: World = await world.snapshot();
+      const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot });
+      lastTick =
+        tick.fired === true
+          ? `fired ${(tick.task as Task | undefined)?.id ?? tick.reason}`
+          : String(tick.reason);
+      if (options.mode === "survival" && i % 10 === 0) {
+        for (const gameMode of ["creative", "spectator"]) {
+          const probe = await call("POST", "/v1/agency/drive-tick", { world: { ...snapshot, gameMode } });
+          probes.sent += 1;
+          if (probe.fired === true) probes.fired += 1;
+        }
+      }
+      if (options.thoughtEvery > 0 && i % options.thoughtEvery === 0) {
+        const scripted = scriptedModelOutput(thoughtsFed++);
+        const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
+        const decision = (fed.decision as { decision: string }).decision;
+        const thought = fed.thought as { id: string; novelty: string };
+        log(
+          `[world ${worldClockLabel(world.clock.now(), worldStartMs)}] thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
+        );
+      }
+      const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
+      counterSamples.push(counters);
+      const tasks = (await call("GET", "/v1/tasks")).tasks as Task[];
+      const count = (s: string) => tasks.filter((t) => t.status === s).length;
+      const line =
+        `[soak ${wallLabel()} | world ${worldClockLabel(world.clock.now(), worldStartMs)} day ${snapshot.timeOfDay ?? "?"}]` +
+        ` drives=${counters.driveTicks} (${lastTick}) tasks p=${count("pending")} a=${count("active")}` +
+        ` c=${count("completed")} f=${count("failed")} | hp=${snapshot.health} food=${snapshot.food}` +
+        ` hostiles=${snapshot.hostiles} ${snapshot.gameMode} inv=${summarizeInventory(snapshot.inventory)}` +
+        ` | llm=${counters.llmCalls} goals=${counters.goalTags} intents=${counters.intentExtractions}`;
+      if (i % printEvery === 0) say(line);
+      else log(line);
+      await sleep(Math.max(0, Math.min(tickEvery, deadline - performance.now())));
+    }
+    // Evidence is taken before teardown, so tasks aborted by shutdown do not count as closures.
+    const tasks = (await call("GET", "/v1/tasks")).tasks as Task[];
+    const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
+    for (const { line } of agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
+    evidence = {
+      mode: options.mode,
+      counters,
+      counterSamples,
+      tasks,
+      thoughts: await agency.listThoughts(TENANT, 1_000_000),
+      fires: observer.fires,
+      claims: observer.claims,
+      violations: observer.violations,
+      stalledTaskId: stall.stalled()?.id ?? null,
+      probes,
+      worldStartMs,
+      worldEndMs: world.clock.now(),
+      duplicateSuppressions: observer.skips.get("duplicate_goal") ?? 0,
+    };
+  } finally {
+    observer.detach();
+    await executor.stop();
+    await server.close();
+    await opened.close();
+  }
+
+  const results = evaluateSoak(evidence);
+  const passed = soakPassed(results);
+  const worldMinutes = (evidence.worldEndMs - worldStartMs) / 60_000;
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+  const report = [
+    `--- agency soak: ${options.world} ${options.mode}, ${wallSeconds.toFixed(0)} s wall, ${worldMinutes.toFixed(1)} min world ---`,
+    ...results.map((r) => `${r.status.padEnd(4)} ${r.id === "extra" ? "+" : r.id}. ${r.title}: ${r.detail}`),
+    `skips: ${JSON.stringify(Object.fromEntries(observer.skips))} broadcasts=${observer.broadcasts.count} (fallback ${observer.broadcasts.fallback}) thoughts=${evidence.thoughts.length}`,
+    `counters: ${JSON.stringify(evidence.counters)}`,
+    `RESULT: ${passed ? "PASS" : "FAIL"} (log: ${logPath})`,
+  ];
+  for (const line of report) {
+    log(line);
+    out(line);
+  }
+  return {
+    options,
+    results,
+    passed,
+    logPath,
+    counters: evidence.counters,
+    tasks: evidence.tasks,
+    worldMinutes,
+    wallSeconds,
+  };
+}

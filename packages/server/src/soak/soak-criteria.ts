@@ -1,0 +1,229 @@
+import {
+  AGENCY_COUNTER_NAMES,
+  type AgencyCounters,
+  DRIVE_TICK_INTERVAL_MS,
+  findSuppressingTask,
+  STUCK_TIMEOUT_MS,
+  type Task,
+} from "@solserver/core";
+import type { ThoughtEntry } from "../store/index.js";
+import type { ObservedFire } from "./soak-observer.js";
+
+/** Everything the eight acceptance criteria (agency contract §7.2) are judged on. */
+export interface SoakEvidence {
+  readonly mode: "survival" | "creative";
+  readonly counters: AgencyCounters;
+  /** Counters sampled during the run, in order (monotonicity). */
+  readonly counterSamples: readonly AgencyCounters[];
+  /** The task store at the end. */
+  readonly tasks: readonly Task[];
+  readonly thoughts: readonly ThoughtEntry[];
+  readonly fires: readonly ObservedFire[];
+  readonly claims: readonly { readonly taskId: string; readonly driveTick: boolean }[];
+  readonly violations: readonly string[];
+  /** The task the executor left alone on purpose, if one was picked. */
+  readonly stalledTaskId: string | null;
+  /** Creative/spectator probes sent during a survival run, and how many fired. */
+  readonly probes: { readonly sent: number; readonly fired: number };
+  readonly worldStartMs: number;
+  readonly worldEndMs: number;
+  /** Drive ticks suppressed because the goal was held (idempotency exercised). */
+  readonly duplicateSuppressions: number;
+}
+
+export type CriterionStatus = "PASS" | "FAIL" | "N/A";
+
+export interface CriterionResult {
+  readonly id: number | "extra";
+  readonly title: string;
+  readonly status: CriterionStatus;
+  readonly detail: string;
+}
+
+const minutes = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
+const pass = (ok: boolean): CriterionStatus => (ok ? "PASS" : "FAIL");
+const isDriveTask = (t: Task) => t.metadata.extractedGoalSource === "drive-tick";
+
+function cadence(e: SoakEvidence): CriterionResult {
+  const title = "Task creation cadence";
+  if (e.mode === "creative")
+    return { id: 1, title, status: "N/A", detail: "creative mode: drive ticks never fire" };
+  const gaps = e.fires.slice(1).map((f, i) => f.worldMs - (e.fires[i]?.worldMs ?? 0));
+  const tooSoon = gaps.filter((g) => g < DRIVE_TICK_INTERVAL_MS).length;
+  const created = e.fires.filter((f) => f.taskId !== undefined).length;
+  const mean = gaps.length === 0 ? 0 : gaps.reduce((a, b) => a + b, 0) / gaps.length;
+  const ok = e.counters.driveTicks > 0 && e.counters.goalTags > 0 && created > 0 && tooSoon === 0;
+  return {
+    id: 1,
+    title,
+    status: pass(ok),
+    detail:
+      `driveTicks=${e.counters.driveTicks} goalTags=${e.counters.goalTags} tasks from ticks=${created}` +
+      ` mean interval=${gaps.length ? minutes(mean) : "n/a"} (world) intervals<3min=${tooSoon}`,
+  };
+}
+
+function claims(e: SoakEvidence): CriterionResult {
+  const title = "Executor claims";
+  if (e.mode === "creative")
+    return { id: 2, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
+  const driveClaims = e.claims.filter((c) => c.driveTick).length;
+  return {
+    id: 2,
+    title,
+    status: pass(driveClaims > 0),
+    detail: `drive-tick tasks claimed pending->active: ${driveClaims} (all claims: ${e.claims.length})`,
+  };
+}
+
+function closure(e: SoakEvidence): CriterionResult {
+  const title = "Progress closure";
+  if (e.mode === "creative")
+    return { id: 3, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
+  const done = e.tasks.filter((t) => t.status === "completed").length;
+  const failed = e.tasks.filter((t) => t.status === "failed").length;
+  const driveClosed = e.tasks.filter(
+    (t) => isDriveTask(t) && (t.status === "completed" || t.status === "failed"),
+  );
+  return {
+    id: 3,
+    title,
+    status: pass(driveClosed.length > 0),
+    detail: `completed=${done} failed=${failed} (drive-tick tasks closed: ${driveClosed.length})`,
+  };
+}
+
+function idempotency(e: SoakEvidence): CriterionResult {
+  const title = "Idempotency under repetition";
+  if (e.mode === "creative")
+    return { id: 4, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
+  // At the end, no goal may be held by two open, live tasks either.
+  const holders = new Map<string, number>();
+  for (const t of e.tasks) {
+    const key = t.metadata.goalKey;
+    if (key === undefined) continue;
+    if (findSuppressingTask([t], key, e.worldEndMs) !== undefined)
+      holders.set(key, (holders.get(key) ?? 0) + 1);
+  }
+  const doubled = [...holders].filter(([, n]) => n > 1).map(([k]) => k);
+  const ok = e.violations.length === 0 && doubled.length === 0;
+  return {
+    id: 4,
+    title,
+    status: pass(ok),
+    detail:
+      `violations=${e.violations.length}${e.violations.length ? ` (${e.violations.slice(0, 3).join("; ")})` : ""}` +
+      ` goals held twice at end=${doubled.length} duplicate_goal suppressions=${e.duplicateSuppressions}`,
+  };
+}
+
+function stuckRecovery(e: SoakEvidence): CriterionResult {
+  const title = "Stuck-timeout recovery";
+  if (e.mode === "creative")
+    return { id: 5, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
+  const stalled = e.tasks.find((t) => t.id === e.stalledTaskId);
+  if (stalled === undefined) return { id: 5, title, status: "FAIL", detail: "no task was stalled" };
+  const stillStuck = stalled.status === "pending" && stalled.progress === 0;
+  const successor = e.tasks.find(
+    (t) =>
+      t.id !== stalled.id &&
+      isDriveTask(t) &&
+      t.metadata.goalKey === stalled.metadata.goalKey &&
+      t.metadata.createdAt - stalled.metadata.createdAt >= STUCK_TIMEOUT_MS,
+  );
+  const ran = e.worldEndMs - e.worldStartMs;
+  const detail =
+    successor === undefined
+      ? `no new ${stalled.metadata.goalKey} task after ${stalled.id} stalled (world time run: ${minutes(ran)};` +
+        " needs more than 5 min)"
+      : `${stalled.id} stalled (pending, 0 progress); ${successor.id} created for ${stalled.metadata.goalKey}` +
+        ` ${minutes(successor.metadata.createdAt - stalled.metadata.createdAt)} later (world)`;
+  return { id: 5, title, status: pass(stillStuck && successor !== undefined), detail };
+}
+
+function compliance(e: SoakEvidence): CriterionResult {
+  const { intentExtractions, llmCalls } = e.counters;
+  return {
+    id: 6,
+    title: "Compliance signal",
+    status: pass(intentExtractions > 0),
+    detail:
+      `intentExtractions=${intentExtractions} of llmCalls=${llmCalls}` +
+      " (relayed scripted model outputs; no language model in the loop)",
+  };
+}
+
+function noLowNoveltyTasks(e: SoakEvidence): CriterionResult {
+  const ineligible = e.tasks.filter((t) => t.metadata.convertEligible !== true);
+  const lowIds = new Set(
+    e.thoughts
+      .filter((x) => x.thought.novelty === "low" || x.thought.convertEligible === false)
+      .map((x) => x.thought.id),
+  );
+  const fromLow = e.tasks.filter(
+    (t) => t.metadata.sourceThoughtId !== undefined && lowIds.has(t.metadata.sourceThoughtId),
+  );
+  return {
+    id: 7,
+    title: "No low-novelty task creation",
+    status: pass(ineligible.length === 0 && fromLow.length === 0),
+    detail:
+      `tasks with convertEligible!=true: ${ineligible.length}; tasks from low-novelty thoughts: ${fromLow.length}` +
+      ` (low-novelty recorded: ${e.counters.lowNoveltyRecorded}, tasks: ${e.tasks.length})`,
+  };
+}
+
+function creativeSafety(e: SoakEvidence): CriterionResult {
+  const title = "Creative/spectator safety";
+  if (e.mode === "creative") {
+    return {
+      id: 8,
+      title,
+      status: pass(e.counters.driveTicks === 0 && e.fires.length === 0),
+      detail: `creative run: counters.driveTicks=${e.counters.driveTicks}`,
+    };
+  }
+  return {
+    id: 8,
+    title: `${title} (probe)`,
+    status: pass(e.probes.sent > 0 && e.probes.fired === 0 && e.counters.driveTicks === e.fires.length),
+    detail: `creative/spectator probes sent=${e.probes.sent} fired=${e.probes.fired}; driveTicks=${e.counters.driveTicks} = fired in survival ${e.fires.length}`,
+  };
+}
+
+function monotonic(e: SoakEvidence): CriterionResult {
+  let drops = 0;
+  const samples = [...e.counterSamples, e.counters];
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1];
+    const b = samples[i];
+    if (a === undefined || b === undefined) continue;
+    for (const name of AGENCY_COUNTER_NAMES) if (b[name] < a[name]) drops++;
+  }
+  return {
+    id: "extra",
+    title: "Counters monotonic",
+    status: pass(drops === 0),
+    detail: `${samples.length} samples, ${drops} decreases`,
+  };
+}
+
+/** Judges the eight criteria of §7.2 (plus counter monotonicity). N/A only where creative mode makes one moot. */
+export function evaluateSoak(evidence: SoakEvidence): CriterionResult[] {
+  return [
+    cadence(evidence),
+    claims(evidence),
+    closure(evidence),
+    idempotency(evidence),
+    stuckRecovery(evidence),
+    compliance(evidence),
+    noLowNoveltyTasks(evidence),
+    creativeSafety(evidence),
+    monotonic(evidence),
+  ];
+}
+
+/** True when nothing failed. */
+export function soakPassed(results: readonly CriterionResult[]): boolean {
+  return results.every((r) => r.status !== "FAIL");
+}

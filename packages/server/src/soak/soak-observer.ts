@@ -1,0 +1,112 @@
+import { type Clock, findSuppressingTask, type Task } from "@solserver/core";
+import type { AgencyEvents, DriveTickEvent, TaskEvent, ThoughtBroadcast } from "../agency/index.js";
+
+export interface ObservedFire {
+  readonly worldMs: number;
+  readonly goalKey?: string;
+  readonly taskId?: string;
+  readonly reason?: string;
+}
+
+/** What the soak saw on the agency event stream, in order. */
+export interface SoakObserver {
+  /** Latest known state of every task, by id. */
+  readonly tasks: Map<string, Task>;
+  readonly fires: ObservedFire[];
+  readonly claims: { readonly taskId: string; readonly worldMs: number; readonly driveTick: boolean }[];
+  /** Drive ticks that did not fire, by reason. */
+  readonly skips: Map<string, number>;
+  /** Task creations that happened while another task held the same goal (criterion 4). */
+  readonly violations: string[];
+  readonly failures: Map<string, string>;
+  readonly broadcasts: { count: number; fallback: number };
+  detach(): void;
+}
+
+/** Formats world time since `startMs` as HH:MM:SS. */
+export function worldClockLabel(nowMs: number, startMs: number): string {
+  const s = Math.max(0, Math.floor((nowMs - startMs) / 1000));
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/**
+ * Subscribes to one tenant's agency events and keeps what the criteria need. At every task
+ * creation it checks the idempotency rule against the tasks it knows at that moment.
+ */
+export function observeAgency(
+  events: AgencyEvents,
+  options: { readonly clock: Clock; readonly tenantId: string; readonly log: (line: string) => void },
+): SoakObserver {
+  const startMs = options.clock.now();
+  const stamp = () => `[world ${worldClockLabel(options.clock.now(), startMs)}]`;
+  const observer: SoakObserver = {
+    tasks: new Map(),
+    fires: [],
+    claims: [],
+    skips: new Map(),
+    violations: [],
+    failures: new Map(),
+    broadcasts: { count: 0, fallback: 0 },
+    detach: () => {
+      events.off("task", onTask);
+      events.off("driveTick", onTick);
+      events.off("thought", onThought);
+    },
+  };
+
+  function onTask(event: TaskEvent): void {
+    if (event.tenantId !== options.tenantId) return;
+    const { task } = event;
+    const goalKey = task.metadata.goalKey ?? "-";
+    if (event.change === "created" && task.metadata.goalKey !== undefined) {
+      const others = [...observer.tasks.values()].filter((t) => t.id !== task.id);
+      const holder = findSuppressingTask(others, task.metadata.goalKey, task.metadata.createdAt);
+      if (holder !== undefined) {
+        observer.violations.push(`${task.id} created while ${holder.id} held ${goalKey}`);
+      }
+    }
+    observer.tasks.set(task.id, task);
+    if (event.change === "claimed") {
+      observer.claims.push({
+        taskId: task.id,
+        worldMs: options.clock.now(),
+        driveTick: task.metadata.extractedGoalSource === "drive-tick",
+      });
+    }
+    if (event.change === "failed") observer.failures.set(task.id, event.reason ?? "");
+    if (event.change === "progress") return;
+    const source = task.metadata.extractedGoalSource ?? "?";
+    const why = event.reason ? `: ${event.reason}` : "";
+    options.log(`${stamp()} task ${event.change} ${task.id} ${goalKey} (${source})${why}`);
+  }
+
+  function onTick(event: DriveTickEvent): void {
+    if (event.tenantId !== options.tenantId) return;
+    if (!event.fired) {
+      const reason = event.reason ?? "unknown";
+      observer.skips.set(reason, (observer.skips.get(reason) ?? 0) + 1);
+      return;
+    }
+    observer.fires.push({
+      worldMs: event.nowMs,
+      ...(event.goalKey === undefined ? {} : { goalKey: event.goalKey }),
+      ...(event.taskId === undefined ? {} : { taskId: event.taskId }),
+      ...(event.reason === undefined ? {} : { reason: event.reason }),
+    });
+    options.log(
+      `${stamp()} drive tick fired ${event.goalKey ?? ""} -> ${event.taskId ?? event.reason ?? ""}`,
+    );
+  }
+
+  function onThought(event: ThoughtBroadcast): void {
+    if (event.tenantId !== options.tenantId) return;
+    observer.broadcasts.count += 1;
+    if (event.thought.metadata.fallback === true) observer.broadcasts.fallback += 1;
+  }
+
+  events.on("task", onTask);
+  events.on("driveTick", onTick);
+  events.on("thought", onThought);
+  return observer;
+}

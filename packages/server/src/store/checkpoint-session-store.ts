@@ -1,0 +1,136 @@
+import type { TenantId, TraceEvent, TraceEventDraft } from "@solserver/core";
+import { decodeJson, encodeJson } from "./columns.js";
+import type { StoreContext } from "./context.js";
+import { isRetryableConflict } from "./db-errors.js";
+import { appendTraceDrafts } from "./trace-store.js";
+
+/** A stored checkpoint session: the engine's state as JSON and its compare-and-swap version. */
+export interface StoredCheckpointSession {
+  /** A CheckpointSessionState as stored; validate it with `restoreCheckpointSession`. */
+  readonly state: unknown;
+  readonly version: number;
+  /** The chat turn (requestId) whose answer `lastResult` holds; null when none was remembered. */
+  readonly lastRequestId: string | null;
+  readonly lastResult: unknown;
+  readonly updatedAt: string;
+}
+
+/** One compare-and-swap write of a session, with the trace events that commit with it. */
+export interface CheckpointSessionWrite {
+  readonly tenantId: TenantId;
+  readonly sessionId: string;
+  readonly state: unknown;
+  /** null inserts version 1 (conflicts when a row exists); a number updates exactly that version. */
+  readonly expectedVersion: number | null;
+  readonly now: string;
+  /** Remember this answer for a re-run of the same request; omitted keeps the previous memo. */
+  readonly memo?: { readonly requestId: string; readonly result: unknown };
+  /** Appended to the hash chain of `traceRunId` in the same transaction. */
+  readonly trace?: {
+    readonly traceRunId: string;
+    readonly transmissionId: string | null;
+    readonly drafts: readonly TraceEventDraft[];
+  };
+}
+
+/** `ok: false` means another writer got there first: re-read, re-evaluate, write again. */
+export type CheckpointSessionWriteResult =
+  | { readonly ok: true; readonly version: number; readonly events: readonly TraceEvent[] }
+  | { readonly ok: false };
+
+/** Checkpoint session state per tenant, written only by compare-and-swap. */
+export interface CheckpointSessionStore {
+  get(tenantId: TenantId, sessionId: string): Promise<StoredCheckpointSession | null>;
+  /** Writes the state and its trace events atomically if the version still matches. */
+  put(write: CheckpointSessionWrite): Promise<CheckpointSessionWriteResult>;
+}
+
+/** Thrown inside the transaction to roll it back when the compare-and-swap loses. */
+class SessionConflict extends Error {
+  constructor() {
+    super("checkpoint_session_conflict");
+  }
+}
+
+async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Promise<number> {
+  const state = encodeJson(write.state, "checkpoint session state");
+  const memo = write.memo
+    ? {
+        last_request_id: write.memo.requestId,
+        last_result: encodeJson(write.memo.result, "checkpoint session result"),
+      }
+    : {};
+  if (write.expectedVersion === null) {
+    const inserted = await tx.db
+      .insertInto("checkpoint_sessions")
+      .values({
+        tenant_id: write.tenantId,
+        session_id: write.sessionId,
+        state,
+        version: 1,
+        last_request_id: null,
+        last_result: null,
+        ...memo,
+        created_at: write.now,
+        updated_at: write.now,
+      })
+      .onConflict((oc) => oc.columns(["tenant_id", "session_id"]).doNothing())
+      .executeTakeFirst();
+    if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) throw new SessionConflict();
+    return 1;
+  }
+  const updated = await tx.db
+    .updateTable("checkpoint_sessions")
+    .set((eb) => ({ state, version: eb("version", "+", 1), updated_at: write.now, ...memo }))
+    .where("tenant_id", "=", write.tenantId)
+    .where("session_id", "=", write.sessionId)
+    .where("version", "=", write.expectedVersion)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) throw new SessionConflict();
+  return write.expectedVersion + 1;
+}
+
+/** CheckpointSessionStore over the checkpoint_sessions table (migration 5). */
+export function createCheckpointSessionStore(ctx: StoreContext): CheckpointSessionStore {
+  return {
+    async get(tenantId, sessionId) {
+      const row = await ctx.db
+        .selectFrom("checkpoint_sessions")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst();
+      if (row === undefined) return null;
+      return {
+        state: decodeJson(ctx.dialect, row.state),
+        version: row.version,
+        lastRequestId: row.last_request_id,
+        lastResult: row.last_result === null ? null : decodeJson(ctx.dialect, row.last_result),
+        updatedAt: row.updated_at,
+      };
+    },
+
+    async put(write) {
+      try {
+        return await ctx.db.transaction().execute(async (trx) => {
+          const tx: StoreContext = { ...ctx, db: trx };
+          const version = await writeState(tx, write);
+          const events = write.trace
+            ? await appendTraceDrafts(
+                tx,
+                write.tenantId,
+                write.trace.traceRunId,
+                write.trace.transmissionId,
+                write.trace.drafts,
+              )
+            : [];
+          return { ok: true as const, version, events };
+        });
+      } catch (error) {
+        // A lost race (CAS, a concurrent insert, a busy database) is the caller's cue to retry.
+        if (error instanceof SessionConflict || isRetryableConflict(error)) return { ok: false };
+        throw error;
+      }
+    },
+  };
+}

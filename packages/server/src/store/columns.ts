@@ -1,0 +1,45 @@
+import { SolError } from "@solserver/core";
+import type { StoreDialect } from "./schema.js";
+
+// Lone surrogates: with the u flag a well-formed pair is one code point and does not match.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Rejects text neither backend can store faithfully: PostgreSQL refuses NUL in text and jsonb, and
+ * UTF-8 encoding silently replaces lone surrogates. Checking here keeps the two backends identical.
+ */
+export function assertStorableText(value: string, field: string): void {
+  if (value.includes("\u0000") || LONE_SURROGATE.test(value)) {
+    throw new SolError("invalid_input", `${field} contains a NUL character or an unpaired surrogate`, {
+      details: { field },
+    });
+  }
+}
+
+// JSON.stringify escapes NUL as \u0000 and a lone surrogate as \udXXX (well-formed stringify), while
+// paired surrogates stay raw; so an escape of either, not itself preceded by an escaped backslash,
+// means a string in the value held one.
+const UNSTORABLE_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
+
+/** Serialises a JSON column value (text in SQLite; PostgreSQL casts the same text to jsonb). */
+export function encodeJson(value: unknown, field: string): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new SolError("invalid_input", `${field} is not JSON-serialisable`);
+  // Checked on the serialised text: one scan instead of re-parsing and walking every string.
+  if (text.includes("\\u") && UNSTORABLE_ESCAPE.test(text)) {
+    throw new SolError("invalid_input", `${field} contains a NUL character or an unpaired surrogate`, {
+      details: { field },
+    });
+  }
+  return text;
+}
+
+/** Reads a JSON column back: SQLite returns the stored text, pg has already parsed jsonb. */
+export function decodeJson(dialect: StoreDialect, value: unknown): unknown {
+  return dialect === "sqlite" ? JSON.parse(value as string) : value;
+}
+
+/** pg returns bigint aggregates as strings; SQLite returns numbers. */
+export function toNumber(value: unknown): number {
+  return typeof value === "bigint" ? Number(value) : Number(value as string | number);
+}

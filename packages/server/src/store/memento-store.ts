@@ -1,0 +1,101 @@
+import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
+import { decodeJson, encodeJson } from "./columns.js";
+import type { StoreContext } from "./context.js";
+
+/** The stored version of a thread's memento, or null when none is stored. */
+export async function currentMementoVersion(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  threadId: string,
+): Promise<number | null> {
+  const row = await ctx.db
+    .selectFrom("mementos")
+    .select("version")
+    .where("tenant_id", "=", tenantId)
+    .where("thread_id", "=", threadId)
+    .executeTakeFirst();
+  return row === undefined ? null : row.version;
+}
+
+/**
+ * Compare-and-swap write. `expectedVersion` null inserts version 1 and conflicts when a row exists;
+ * a number updates only that exact version to version + 1. Every write resets turns_since_persist.
+ */
+export async function putMemento(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  threadId: string,
+  memento: ThreadMementoV02,
+  expectedVersion: number | null,
+  now: string,
+): Promise<MementoWriteResult> {
+  const json = encodeJson(memento, "memento");
+  if (expectedVersion === null) {
+    const inserted = await ctx.db
+      .insertInto("mementos")
+      .values({
+        tenant_id: tenantId,
+        thread_id: threadId,
+        memento: json,
+        version: 1,
+        turns_since_persist: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(["tenant_id", "thread_id"]).doNothing())
+      .executeTakeFirst();
+    if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, version: 1 };
+  } else {
+    const updated = await ctx.db
+      .updateTable("mementos")
+      .set((eb) => ({
+        memento: json,
+        version: eb("version", "+", 1),
+        turns_since_persist: 0,
+        updated_at: now,
+      }))
+      .where("tenant_id", "=", tenantId)
+      .where("thread_id", "=", threadId)
+      .where("version", "=", expectedVersion)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows > 0n) return { ok: true, version: expectedVersion + 1 };
+  }
+  return { ok: false, currentVersion: await currentMementoVersion(ctx, tenantId, threadId) };
+}
+
+/** Adds one to turns_since_persist of a stored memento (no-op when none is stored). */
+export async function bumpTurnsSincePersist(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  threadId: string,
+): Promise<void> {
+  await ctx.db
+    .updateTable("mementos")
+    .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1) }))
+    .where("tenant_id", "=", tenantId)
+    .where("thread_id", "=", threadId)
+    .execute();
+}
+
+/** MementoStore over the mementos table. */
+export function createMementoStore(ctx: StoreContext): MementoStore {
+  return {
+    async get(tenantId, threadId) {
+      const row = await ctx.db
+        .selectFrom("mementos")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("thread_id", "=", threadId)
+        .executeTakeFirst();
+      if (row === undefined) return null;
+      return {
+        memento: decodeJson(ctx.dialect, row.memento) as ThreadMementoV02,
+        version: row.version,
+        turnsSincePersist: row.turns_since_persist,
+        updatedAt: row.updated_at,
+      };
+    },
+    put: (tenantId, threadId, memento, expectedVersion, now) =>
+      putMemento(ctx, tenantId, threadId, memento, expectedVersion, now),
+  };
+}

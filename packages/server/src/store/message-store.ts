@@ -1,0 +1,92 @@
+import { type MessageStore, SolError, type StoredMessage } from "@solserver/core";
+import { assertStorableText, toNumber } from "./columns.js";
+import type { StoreContext } from "./context.js";
+import { insertRowsRaw } from "./raw-insert.js";
+import type { MessagesTable } from "./schema.js";
+
+const MESSAGE_COLUMNS = [
+  "tenant_id",
+  "thread_id",
+  "message_id",
+  "role",
+  "content",
+  "transmission_id",
+  "mode_label",
+  "created_at",
+] as const satisfies readonly (keyof MessagesTable)[];
+
+/** One message as the turn writes it. */
+export interface NewMessage {
+  readonly tenantId: string;
+  readonly threadId: string;
+  readonly messageId: string;
+  readonly role: StoredMessage["role"];
+  readonly content: string;
+  readonly transmissionId: string | null;
+  readonly modeLabel?: string | null;
+  readonly createdAt: string;
+}
+
+/** Inserts messages in the given order (their order in the thread); used inside commitTurn. */
+export async function insertMessages(ctx: StoreContext, messages: readonly NewMessage[]): Promise<void> {
+  // One statement per message: the row id (insertion order) is what listRecent sorts by, and
+  // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
+  for (const message of messages) {
+    assertStorableText(message.content, "message content");
+    await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [
+      [
+        message.tenantId,
+        message.threadId,
+        message.messageId,
+        message.role,
+        message.content,
+        message.transmissionId,
+        message.modeLabel ?? null,
+        message.createdAt,
+      ],
+    ]);
+  }
+}
+
+/** MessageStore over the messages table; order is insertion order. */
+export function createMessageStore(ctx: StoreContext): MessageStore {
+  const { db } = ctx;
+  return {
+    async listRecent(tenantId, threadId, limit) {
+      if (!Number.isSafeInteger(limit) || limit < 0) {
+        throw new SolError("invalid_input", `limit must be a non-negative integer, got ${limit}`);
+      }
+      if (limit === 0) return [];
+      const rows = await db
+        .selectFrom("messages")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("thread_id", "=", threadId)
+        .orderBy("id", "desc")
+        .limit(limit)
+        .execute();
+      return rows.reverse().map(
+        (row): StoredMessage => ({
+          tenantId: row.tenant_id,
+          threadId: row.thread_id,
+          messageId: row.message_id,
+          role: row.role as StoredMessage["role"],
+          content: row.content,
+          transmissionId: row.transmission_id,
+          modeLabel: row.mode_label ?? null,
+          createdAt: row.created_at,
+        }),
+      );
+    },
+
+    async countInThread(tenantId, threadId) {
+      const row = await db
+        .selectFrom("messages")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("tenant_id", "=", tenantId)
+        .where("thread_id", "=", threadId)
+        .executeTakeFirstOrThrow();
+      return toNumber(row.n);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { type Clock, SolError, type SolStore } from "@solserver/core";
+import { type Kysely, sql } from "kysely";
+import { type ActionStore, createActionStore } from "./action-store.js";
+import { type CalendarStore, createCalendarStore } from "./calendar-store.js";
+import { type CheckpointSessionStore, createCheckpointSessionStore } from "./checkpoint-session-store.js";
+import { commitTurn } from "./commit-turn.js";
+import { type Connection, connect } from "./connect.js";
+import type { StoreContext } from "./context.js";
+import { createMementoStore } from "./memento-store.js";
+import { createMessageStore } from "./message-store.js";
+import { type MigrateOptions, runMigrations } from "./migrate.js";
+import { createReminderStore, type ReminderStore } from "./reminder-store.js";
+import { createResponseStore } from "./response-store.js";
+import type { StoreDatabase } from "./schema.js";
+import { parseStoreUrl } from "./store-url.js";
+import { createTraceStore } from "./trace-store.js";
+import { createTransmissionStore } from "./transmission-store.js";
+
+/** Options of {@link openStore}. */
+export interface OpenStoreOptions {
+  /** Source of trace timestamps and migration times; default the system clock. */
+  readonly clock?: Clock;
+  /** Apply pending migrations while opening; default true. */
+  readonly migrate?: boolean;
+  /** How long SQLite waits for another connection's write lock, in ms; default 5000. */
+  readonly busyTimeoutMs?: number;
+  /** Maximum PostgreSQL pool size; default 10. */
+  readonly poolMax?: number;
+}
+
+/** A SolStore backed by SQL, with its schema management exposed. */
+export interface SqlSolStore extends SolStore {
+  /** The Kysely handle, for modules that add their own tables through later migrations. */
+  readonly db: Kysely<StoreDatabase>;
+  /** The permission gate's actions and execution answers (migration 3). */
+  readonly actions: ActionStore;
+  /** What the built-in executors create (migration 4). */
+  readonly reminders: ReminderStore;
+  readonly calendar: CalendarStore;
+  /** CRA checkpoint session states (migration 5). */
+  readonly checkpointSessions: CheckpointSessionStore;
+  /** Applies pending migrations; returns the versions applied now ([] when up to date). */
+  migrate(options?: MigrateOptions): Promise<number[]>;
+}
+
+const systemClock: Clock = { now: () => Date.now() };
+
+const DEFAULT_OPTIONS = {
+  clock: systemClock,
+  migrate: true,
+  busyTimeoutMs: 5000,
+  poolMax: 10,
+} as const satisfies Required<OpenStoreOptions>;
+
+function resolveOptions(options: OpenStoreOptions): Readonly<Required<OpenStoreOptions>> {
+  const resolved = { ...DEFAULT_OPTIONS, ...options };
+  if (typeof resolved.clock?.now !== "function")
+    throw new SolError("invalid_input", "clock must have a now() method");
+  if (!Number.isSafeInteger(resolved.busyTimeoutMs) || resolved.busyTimeoutMs < 0) {
+    throw new SolError("invalid_input", "busyTimeoutMs must be a non-negative integer");
+  }
+  if (!Number.isSafeInteger(resolved.poolMax) || resolved.poolMax < 1) {
+    throw new SolError("invalid_input", "poolMax must be a positive integer");
+  }
+  return Object.freeze(resolved);
+}
+
+/**
+ * Opens the store a URL names: `sqlite:<path>` (parent directories created), `sqlite::memory:` or
+ * `postgres://...[?schema=<name>]`, and applies pending migrations unless `migrate: false`.
+ * Rejects with SolError `invalid_input` for a bad URL or options, `unavailable` when unreachable.
+ */
+export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<SqlSolStore> {
+  const parsed = parseStoreUrl(url);
+  if (!parsed.ok) {
+    throw new SolError("invalid_input", parsed.issues.map((issue) => issue.message).join("; "), {
+      details: parsed.issues,
+    });
+  }
+  const settings = resolveOptions(options);
+  const conn = await connect(parsed.value, settings);
+  const nowIso = () => new Date(settings.clock.now()).toISOString();
+  const store = assemble(conn, nowIso);
+  if (settings.migrate) {
+    try {
+      await store.migrate();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+  }
+  return store;
+}
+
+/** Opens the store at `url`, applies pending migrations, closes it, and returns the versions applied. */
+export async function migrateStore(
+  url: string,
+  options: OpenStoreOptions & MigrateOptions = {},
+): Promise<number[]> {
+  const { to, migrations, ...open } = options;
+  const store = await openStore(url, { ...open, migrate: false });
+  try {
+    return await store.migrate({
+      ...(to === undefined ? {} : { to }),
+      ...(migrations === undefined ? {} : { migrations }),
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
+  const ctx: StoreContext = { db: conn.db, dialect: conn.dialect, nowIso };
+  let closed: Promise<void> | null = null;
+  return {
+    kind: conn.dialect,
+    db: conn.db,
+    transmissions: createTransmissionStore(ctx),
+    messages: createMessageStore(ctx),
+    mementos: createMementoStore(ctx),
+    traces: createTraceStore(ctx),
+    responses: createResponseStore(ctx),
+    checkpointSessions: createCheckpointSessionStore(ctx),
+    actions: createActionStore(ctx),
+    reminders: createReminderStore(ctx),
+    calendar: createCalendarStore(ctx),
+    commitTurn: (input) => commitTurn(ctx, input),
+    migrate: (migrateOptions) => runMigrations(conn, nowIso, migrateOptions),
+    async ping() {
+      try {
+        await sql`select 1`.execute(conn.db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close() {
+      closed ??= conn.db.destroy();
+      return closed;
+    },
+  };
+}

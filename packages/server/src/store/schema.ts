@@ -1,0 +1,227 @@
+import type { Generated } from "kysely";
+
+/**
+ * Row shapes of every table, as Kysely sees them. JSON columns hold text in SQLite and jsonb in
+ * PostgreSQL, so their read type is `unknown` and `decodeJson` turns them back into values.
+ * Timestamps are ISO-8601 text in both dialects so they round-trip unchanged.
+ */
+export interface MigrationsTable {
+  version: number;
+  name: string;
+  applied_at: string;
+}
+
+export interface TransmissionsTable {
+  tenant_id: string;
+  transmission_id: string;
+  request_id: string;
+  thread_id: string;
+  type: string;
+  status: string;
+  packet_id: string | null;
+  body_hash: string;
+  trace_run_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeliveryAttemptsTable {
+  /** Insertion order; bigint in PostgreSQL, so it may read back as a string. */
+  id: Generated<number | string>;
+  tenant_id: string;
+  attempt_id: string;
+  transmission_id: string;
+  status: string;
+  started_at: string;
+  ended_at: string | null;
+  error_code: string | null;
+  latency_ms: number | null;
+}
+
+export interface MessagesTable {
+  id: Generated<number | string>;
+  tenant_id: string;
+  thread_id: string;
+  message_id: string;
+  role: string;
+  content: string;
+  transmission_id: string | null;
+  /** Added by migration 2; null for user messages and rows written before it. */
+  mode_label: string | null;
+  created_at: string;
+}
+
+export interface MementosTable {
+  tenant_id: string;
+  thread_id: string;
+  memento: unknown;
+  version: number;
+  turns_since_persist: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TraceEventsTable {
+  tenant_id: string;
+  trace_run_id: string;
+  seq: number;
+  transmission_id: string | null;
+  actor: string;
+  phase: string;
+  status: string;
+  summary: string | null;
+  metadata: unknown;
+  ts: string;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface ResponsesTable {
+  tenant_id: string;
+  request_id: string;
+  transmission_id: string;
+  body_hash: string;
+  response: unknown;
+  created_at: string;
+}
+
+/** Added by migration 3: one proposed action of the permission gate. */
+export interface ActionsTable {
+  tenant_id: string;
+  action_id: string;
+  thread_id: string;
+  /** The assistant message the chip is anchored to; null for checkpoint confirmations. */
+  message_id: string | null;
+  /** The request (turn or checkpoint evaluation) that proposed it. */
+  request_id: string;
+  source: string;
+  action_kind: string;
+  label: string;
+  bullets: unknown;
+  target: string | null;
+  data_used: string | null;
+  why: string | null;
+  payload: unknown;
+  payload_hash: string;
+  status: string;
+  receipt: unknown;
+  error: unknown;
+  /** The execute request_id that claimed the action last. */
+  execute_request_id: string | null;
+  /** While executing: when the claim counts as abandoned (crash recovery). */
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Bumped by every status change; claims compare-and-swap on it. */
+  version: number;
+}
+
+/** Added by migration 3: the answer given to one execute request_id. */
+export interface ActionExecutionsTable {
+  tenant_id: string;
+  action_id: string;
+  request_id: string;
+  status: string;
+  receipt: unknown;
+  error: unknown;
+  created_at: string;
+}
+
+/** Added by migration 4. */
+export interface RemindersTable {
+  tenant_id: string;
+  reminder_id: string;
+  action_id: string | null;
+  thread_id: string;
+  title: string;
+  /** The due time as proposed: an ISO instant or the user's raw phrase. */
+  due: string | null;
+  /** `due` when it is an ISO instant, normalised; null otherwise. */
+  due_at: string | null;
+  created_at: string;
+}
+
+/** Added by migration 4. `starts_at`/`ends_at` are ISO dates (all-day) or ISO instants. */
+export interface CalendarEventsTable {
+  tenant_id: string;
+  event_id: string;
+  action_id: string | null;
+  thread_id: string;
+  title: string;
+  starts_at: string;
+  ends_at: string | null;
+  location: string | null;
+  created_at: string;
+}
+
+/** Added by migration 5: one row per checkpoint session; `state` is a CheckpointSessionState. */
+export interface CheckpointSessionsTable {
+  tenant_id: string;
+  session_id: string;
+  state: unknown;
+  version: number;
+  last_request_id: string | null;
+  last_result: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Agency tasks (migration 6). JSON columns as above; `origin` is written once. */
+export interface TasksTable {
+  id: Generated<number | string>;
+  tenant_id: string;
+  task_id: string;
+  type: string;
+  title: string;
+  description: string | null;
+  status: string;
+  priority: number;
+  progress: number;
+  /** metadata.goalKey; never the empty string (CHECK constraint). */
+  goal_key: string | null;
+  parameters: unknown;
+  /** Task metadata without `origin` and `createdAt` (those live in their own columns). */
+  metadata: unknown;
+  origin: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The thought history (migration 6): every recorded thought, low-novelty ones included. */
+export interface ThoughtsTable {
+  id: Generated<number | string>;
+  tenant_id: string;
+  thought_id: string;
+  source: string;
+  novelty: string;
+  convert_eligible: number | null;
+  goal_key: string | null;
+  /** The converter's decision kind, when the thought went through it. */
+  decision: string | null;
+  task_id: string | null;
+  /** 1 when the thought was emitted to the stream. */
+  broadcast: number;
+  thought: unknown;
+  created_at: string;
+}
+
+/** The whole schema after the latest migration. */
+export interface StoreDatabase {
+  sol_migrations: MigrationsTable;
+  transmissions: TransmissionsTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  messages: MessagesTable;
+  mementos: MementosTable;
+  trace_events: TraceEventsTable;
+  responses: ResponsesTable;
+  actions: ActionsTable;
+  action_executions: ActionExecutionsTable;
+  reminders: RemindersTable;
+  calendar_events: CalendarEventsTable;
+  checkpoint_sessions: CheckpointSessionsTable;
+  tasks: TasksTable;
+  thoughts: ThoughtsTable;
+}
+
+/** The two SQL dialects the store runs on. */
+export type StoreDialect = "sqlite" | "postgres";

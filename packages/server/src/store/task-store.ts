@@ -1,0 +1,203 @@
+import {
+  type AddTaskOptions,
+  applyMetadataPatch,
+  issuesFromZod,
+  type Result,
+  SolError,
+  strictFinalizeWarning,
+  Task,
+  type TaskStatus,
+  type TaskStorePort,
+  type TenantId,
+} from "@solserver/core";
+import { toNumber } from "./columns.js";
+import type { StoreContext } from "./context.js";
+import { isCheckViolation, isUniqueViolation } from "./db-errors.js";
+import { projectTaskForStore } from "./task-projection.js";
+import { rowToTask, taskToRow } from "./task-rows.js";
+
+/** Options of the SQL task store; validated once, then frozen. */
+export interface TaskStoreOptions {
+  /** Production silences the dropped-metadata-key warnings. Default false. */
+  readonly isProduction?: boolean;
+  /** PLANNING_STRICT_FINALIZE=1: warn when a task is stored without `origin`. Default false. */
+  readonly strictFinalize?: boolean;
+  /** Where warnings go; default `console.warn`. */
+  readonly warn?: (message: string) => void;
+}
+
+/** TaskStorePort over SQL, plus the atomic writes the agency service and executors need. */
+export interface SqlTaskStore extends TaskStorePort {
+  /** Like `update`, but only while the stored status is one of `expected` (compare-and-set). */
+  updateIfStatus(tenantId: TenantId, task: Task, expected: readonly TaskStatus[]): Promise<boolean>;
+  /**
+   * Applies a metadata patch (`applyMetadataPatch`: origin and createdAt never change). Null when
+   * the task does not exist; a failed result when the patched metadata is invalid.
+   */
+  updateTaskMetadata(
+    tenantId: TenantId,
+    taskId: string,
+    patch: unknown,
+    options: { readonly nowMs: number },
+  ): Promise<Result<Task> | null>;
+  /** Open (pending/active) tasks plus every task created at or after `sinceMs`, oldest first. */
+  listOpenOrSince(tenantId: TenantId, sinceMs: number): Promise<Task[]>;
+  count(tenantId: TenantId): Promise<number>;
+}
+
+const DEFAULTS = { isProduction: false, strictFinalize: false, warn: (m: string) => console.warn(m) };
+
+function invalidTask(issues: unknown): SolError {
+  return new SolError("invalid_input", "The task does not match the Task contract.", { details: issues });
+}
+
+function parseTask(task: unknown): Task {
+  const parsed = Task.safeParse(task);
+  if (!parsed.success) throw invalidTask(issuesFromZod(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * The agency task store. `add` is the store boundary: metadata is projected through the
+ * allowlist (`projectTaskForStore`), an empty goalKey never reaches a row (projection, Task
+ * schema and a CHECK constraint), and with `strictFinalize` a task without origin (and without
+ * `allowUnfinalized`) is warned about. Updates never change `origin` once set, nor `createdAt`.
+ */
+export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {}): SqlTaskStore {
+  const settings = Object.freeze({ ...DEFAULTS, ...options });
+  const warnedKeys = new Set<string>();
+  const { db } = ctx;
+
+  async function write(tenantId: TenantId, raw: Task, expected?: readonly TaskStatus[]): Promise<boolean> {
+    const task = parseTask(raw);
+    const row = taskToRow(tenantId, task);
+    let query = db
+      .updateTable("tasks")
+      .set((eb) => ({
+        type: row.type,
+        title: row.title,
+        description: row.description,
+        status: row.status,
+        priority: row.priority,
+        progress: row.progress,
+        goal_key: row.goal_key,
+        parameters: row.parameters,
+        metadata: row.metadata,
+        updated_at: row.updated_at,
+        // Write-once: a stored origin always wins over whatever the caller sends.
+        ...(row.origin === null || row.origin === undefined
+          ? {}
+          : { origin: eb.fn.coalesce("origin", eb.val(row.origin)) }),
+      }))
+      .where("tenant_id", "=", tenantId)
+      .where("task_id", "=", task.id);
+    if (expected !== undefined) {
+      if (expected.length === 0) return false;
+      query = query.where("status", "in", [...expected]);
+    }
+    try {
+      const result = await query.executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    } catch (error) {
+      if (isCheckViolation(error)) throw invalidTask(String(error));
+      throw error;
+    }
+  }
+
+  const store: SqlTaskStore = {
+    async add(tenantId: TenantId, input: Task, addOptions: AddTaskOptions = {}) {
+      const projected = projectTaskForStore(input, {
+        isProduction: settings.isProduction,
+        warn: settings.warn,
+        warnedKeys,
+      });
+      if (!projected.ok) throw invalidTask(projected.issues);
+      const warning = strictFinalizeWarning(projected.value, {
+        strict: settings.strictFinalize,
+        ...(addOptions.allowUnfinalized === undefined
+          ? {}
+          : { allowUnfinalized: addOptions.allowUnfinalized }),
+      });
+      if (warning !== null) settings.warn(warning);
+      try {
+        await db.insertInto("tasks").values(taskToRow(tenantId, projected.value)).execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new SolError("conflict", `A task with id ${projected.value.id} already exists.`);
+        }
+        if (isCheckViolation(error)) throw invalidTask(String(error));
+        throw error;
+      }
+    },
+
+    async get(tenantId, taskId) {
+      const row = await db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("task_id", "=", taskId)
+        .executeTakeFirst();
+      return row === undefined ? null : rowToTask(ctx.dialect, row);
+    },
+
+    async listByStatus(tenantId, statuses) {
+      let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
+      if (statuses !== undefined) {
+        if (statuses.length === 0) return [];
+        query = query.where("status", "in", [...statuses]);
+      }
+      const rows = await query.orderBy("id").execute();
+      return rows.map((row) => rowToTask(ctx.dialect, row));
+    },
+
+    update: (tenantId, task) => write(tenantId, task),
+    updateIfStatus: (tenantId, task, expected) => write(tenantId, task, expected),
+
+    async findByGoalKey(tenantId, goalKey, statuses) {
+      if (goalKey === "") return [];
+      let query = db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("goal_key", "=", goalKey);
+      if (statuses !== undefined) {
+        if (statuses.length === 0) return [];
+        query = query.where("status", "in", [...statuses]);
+      }
+      const rows = await query.orderBy("id").execute();
+      return rows.map((row) => rowToTask(ctx.dialect, row));
+    },
+
+    async updateTaskMetadata(tenantId, taskId, patch, { nowMs }) {
+      const current = await store.get(tenantId, taskId);
+      if (current === null) return null;
+      const patched = applyMetadataPatch(current, patch, { nowMs });
+      if (!patched.ok) return patched;
+      const written = await write(tenantId, patched.value);
+      if (!written) return null;
+      return { ok: true, value: (await store.get(tenantId, taskId)) ?? patched.value };
+    },
+
+    async listOpenOrSince(tenantId, sinceMs) {
+      const since = new Date(Math.max(0, sinceMs)).toISOString();
+      const rows = await db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where((eb) => eb.or([eb("status", "in", ["pending", "active"]), eb("created_at", ">=", since)]))
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => rowToTask(ctx.dialect, row));
+    },
+
+    async count(tenantId) {
+      const row = await db
+        .selectFrom("tasks")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return toNumber(row?.n ?? 0);
+    },
+  };
+  return store;
+}

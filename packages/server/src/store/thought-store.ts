@@ -1,0 +1,75 @@
+import { type TenantId, Thought } from "@solserver/core";
+import { assertStorableText, decodeJson, encodeJson, toNumber } from "./columns.js";
+import type { StoreContext } from "./context.js";
+
+/** One recorded thought and what became of it. */
+export interface ThoughtEntry {
+  readonly thought: Thought;
+  /** True when the thought was emitted to the stream (low-novelty ones only sometimes are). */
+  readonly broadcast: boolean;
+  /** The converter's decision kind, when the thought went through it. */
+  readonly decision?: string;
+  readonly taskId?: string;
+}
+
+/** The persistent thought history: every recorded thought, low-novelty ones included. */
+export interface ThoughtHistoryStore {
+  append(tenantId: TenantId, entry: ThoughtEntry): Promise<void>;
+  /** The most recent `limit` entries, oldest first. */
+  listRecent(tenantId: TenantId, limit: number): Promise<ThoughtEntry[]>;
+  count(tenantId: TenantId): Promise<number>;
+}
+
+/** ThoughtHistoryStore over the thoughts table. */
+export function createThoughtStore(ctx: StoreContext): ThoughtHistoryStore {
+  const { db } = ctx;
+  return {
+    async append(tenantId, entry) {
+      const thought = Thought.parse(entry.thought);
+      assertStorableText(thought.id, "thought.id");
+      await db
+        .insertInto("thoughts")
+        .values({
+          tenant_id: tenantId,
+          thought_id: thought.id,
+          source: thought.source,
+          novelty: thought.novelty,
+          convert_eligible: thought.convertEligible === undefined ? null : thought.convertEligible ? 1 : 0,
+          goal_key: thought.metadata.goalKey ?? null,
+          decision: entry.decision ?? null,
+          task_id: entry.taskId ?? null,
+          broadcast: entry.broadcast ? 1 : 0,
+          thought: encodeJson(thought, "thought"),
+          created_at: new Date(thought.createdAtMs).toISOString(),
+        })
+        .execute();
+    },
+
+    async listRecent(tenantId, limit) {
+      const n = Math.max(0, Math.floor(limit));
+      if (n === 0) return [];
+      const rows = await db
+        .selectFrom("thoughts")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .orderBy("id", "desc")
+        .limit(n)
+        .execute();
+      return rows.reverse().map((row) => ({
+        thought: Thought.parse(decodeJson(ctx.dialect, row.thought)),
+        broadcast: toNumber(row.broadcast) === 1,
+        ...(row.decision === null ? {} : { decision: row.decision }),
+        ...(row.task_id === null ? {} : { taskId: row.task_id }),
+      }));
+    },
+
+    async count(tenantId) {
+      const row = await db
+        .selectFrom("thoughts")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("tenant_id", "=", tenantId)
+        .executeTakeFirst();
+      return toNumber(row?.n ?? 0);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { TraceEvent } from "@solserver/core";
+import { canonicalJson, sha256Hex } from "./canonical-json.js";
+
+/** prevHash of the first event of every run. */
+export const GENESIS_HASH = "0".repeat(64);
+
+/** hash = sha256(prevHash + canonicalJson(event without `hash`)). */
+export function hashTraceEvent(event: Omit<TraceEvent, "hash"> | TraceEvent): string {
+  const { hash: _ignored, ...rest } = event as TraceEvent;
+  return sha256Hex(event.prevHash + canonicalJson(rest));
+}
+
+/**
+ * canonicalJson of an unhashed event built around its metadata's canonical text, so chaining does not
+ * serialise the metadata twice. Keys in canonical order; equal to canonicalJson(event) (tested).
+ */
+export function canonicalEventJson(event: Omit<TraceEvent, "hash">, metadataJson: string): string {
+  const s = JSON.stringify;
+  const summary = event.summary === undefined ? "" : `,"summary":${s(event.summary)}`;
+  return (
+    `{"actor":${s(event.actor)},"metadata":${metadataJson},"phase":${s(event.phase)},` +
+    `"prevHash":${s(event.prevHash)},"seq":${s(event.seq)},"status":${s(event.status)}${summary},` +
+    `"traceRunId":${s(event.traceRunId)},"transmissionId":${s(event.transmissionId)},"ts":${s(event.ts)}}`
+  );
+}
+
+/**
+ * True when `events` are a whole run in order: one traceRunId, seq 0,1,2..., the first prevHash is
+ * the genesis hash, every prevHash is the previous hash and every hash recomputes. Empty is valid.
+ */
+export function verifyTraceChain(events: readonly TraceEvent[]): boolean {
+  let prevHash = GENESIS_HASH;
+  for (const [index, event] of events.entries()) {
+    if (event.seq !== index || event.traceRunId !== events[0]?.traceRunId) return false;
+    if (event.prevHash !== prevHash || event.hash !== hashTraceEvent(event)) return false;
+    prevHash = event.hash;
+  }
+  return true;
+}

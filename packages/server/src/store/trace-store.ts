@@ -1,0 +1,177 @@
+import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserver/core";
+import { SolError } from "@solserver/core";
+import { type Selectable, sql } from "kysely";
+import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { assertStorableText, decodeJson, encodeJson } from "./columns.js";
+import type { StoreContext } from "./context.js";
+import { isRetryableConflict } from "./db-errors.js";
+import { insertRowsRaw } from "./raw-insert.js";
+import type { TraceEventsTable } from "./schema.js";
+import { canonicalEventJson, GENESIS_HASH } from "./trace-hash.js";
+
+/** Appends racing on one run retry this often; the PostgreSQL advisory lock makes a retry rare. */
+const MAX_APPEND_ATTEMPTS = 20;
+/** Rows per INSERT, well under SQLite's bound-parameter limit. */
+const INSERT_CHUNK = 200;
+
+/** Sequences and hashes drafts onto the end of a chain whose last event is `last` (null: empty run). */
+export function chainDrafts(
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+  last: { readonly seq: number; readonly hash: string } | null,
+  nowIso: () => string,
+): TraceEvent[] {
+  let seq = last === null ? 0 : last.seq + 1;
+  let prevHash = last === null ? GENESIS_HASH : last.hash;
+  return drafts.map((draft) => {
+    const metadataJson = canonicalJson(draft.metadata);
+    const unhashed: Omit<TraceEvent, "hash"> = {
+      seq,
+      traceRunId,
+      transmissionId,
+      actor: draft.actor,
+      phase: draft.phase,
+      status: draft.status,
+      ...(draft.summary === undefined ? {} : { summary: draft.summary }),
+      // Normalised as storage will return it, so append() and get() give identical events.
+      metadata: JSON.parse(metadataJson) as TraceEvent["metadata"],
+      ts: draft.ts ?? nowIso(),
+      prevHash,
+    };
+    // Same value as hashTraceEvent(unhashed), without serialising the metadata a second time.
+    const hash = sha256Hex(prevHash + canonicalEventJson(unhashed, metadataJson));
+    const event: TraceEvent = { ...unhashed, hash };
+    seq += 1;
+    prevHash = event.hash;
+    return event;
+  });
+}
+
+/**
+ * Appends drafts to the end of a run inside the caller's transaction (`tx.db` must be one), so a
+ * trace can commit atomically with other writes. Callers retry on `isRetryableConflict`.
+ */
+export async function appendTraceDrafts(
+  tx: StoreContext,
+  tenantId: TenantId,
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+): Promise<TraceEvent[]> {
+  if (drafts.length === 0) return [];
+  for (const draft of drafts) {
+    assertStorableText(draft.phase, "trace phase");
+    if (draft.summary !== undefined) assertStorableText(draft.summary, "trace summary");
+  }
+  if (tx.dialect === "postgres") {
+    // Serialises appends to one run so they queue instead of colliding on seq and retrying.
+    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);
+  }
+  const last = await tx.db
+    .selectFrom("trace_events")
+    .select(["seq", "hash"])
+    .where("tenant_id", "=", tenantId)
+    .where("trace_run_id", "=", traceRunId)
+    .orderBy("seq", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const events = chainDrafts(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
+  const rows = events.map((event) => toRow(tenantId, event));
+  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+    await insertRowsRaw(tx, "trace_events", TRACE_COLUMNS, rows.slice(start, start + INSERT_CHUNK));
+  }
+  return events;
+}
+
+/** TraceStore over trace_events: each run is a SHA-256 chain ordered by seq. */
+export function createTraceStore(ctx: StoreContext): TraceStore {
+  const appendOnce = (
+    tenantId: TenantId,
+    traceRunId: string,
+    transmissionId: string | null,
+    drafts: readonly TraceEventDraft[],
+  ): Promise<TraceEvent[]> =>
+    ctx.db
+      .transaction()
+      .execute((trx) => appendTraceDrafts({ ...ctx, db: trx }, tenantId, traceRunId, transmissionId, drafts));
+
+  return {
+    async append(tenantId, traceRunId, transmissionId, drafts) {
+      if (drafts.length === 0) return [];
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await appendOnce(tenantId, traceRunId, transmissionId, drafts);
+        } catch (error) {
+          // Another writer took the same seq between our read and our insert: re-read the tail.
+          if (!isRetryableConflict(error)) throw error;
+          if (attempt >= MAX_APPEND_ATTEMPTS) {
+            throw new SolError("conflict", `Trace run ${traceRunId} is contended; append gave up`, {
+              cause: error,
+            });
+          }
+        }
+      }
+    },
+
+    async get(tenantId, traceRunId) {
+      const rows = await ctx.db
+        .selectFrom("trace_events")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("trace_run_id", "=", traceRunId)
+        .orderBy("seq")
+        .execute();
+      return rows.map((row) => fromRow(ctx, row));
+    },
+  };
+}
+
+/** Insert columns of trace_events, in the order {@link toRow} gives values. */
+const TRACE_COLUMNS = [
+  "tenant_id",
+  "trace_run_id",
+  "seq",
+  "transmission_id",
+  "actor",
+  "phase",
+  "status",
+  "summary",
+  "metadata",
+  "ts",
+  "prev_hash",
+  "hash",
+] as const satisfies readonly (keyof TraceEventsTable)[];
+
+function toRow(tenantId: TenantId, event: TraceEvent): unknown[] {
+  return [
+    tenantId,
+    event.traceRunId,
+    event.seq,
+    event.transmissionId,
+    event.actor,
+    event.phase,
+    event.status,
+    event.summary ?? null,
+    encodeJson(event.metadata, "trace metadata"),
+    event.ts,
+    event.prevHash,
+    event.hash,
+  ];
+}
+
+function fromRow(ctx: StoreContext, row: Selectable<TraceEventsTable>): TraceEvent {
+  return {
+    seq: row.seq,
+    traceRunId: row.trace_run_id,
+    transmissionId: row.transmission_id,
+    actor: row.actor as TraceEvent["actor"],
+    phase: row.phase,
+    status: row.status as TraceEvent["status"],
+    ...(row.summary === null ? {} : { summary: row.summary }),
+    metadata: decodeJson(ctx.dialect, row.metadata) as TraceEvent["metadata"],
+    ts: row.ts,
+    hash: row.hash,
+    prevHash: row.prev_hash,
+  };
+}

@@ -1,0 +1,268 @@
+import {
+  type ClaimTransmissionInput,
+  type ClaimTransmissionResult,
+  type DeliveryAttempt,
+  type DeliveryAttemptStatus,
+  SolError,
+  type TenantId,
+  type Transmission,
+  type TransmissionRecord,
+  type TransmissionStatus,
+  type TransmissionStore,
+} from "@solserver/core";
+import type { Selectable } from "kysely";
+import { toNumber } from "./columns.js";
+import type { StoreContext } from "./context.js";
+import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
+import { insertRowsRaw } from "./raw-insert.js";
+import type { DeliveryAttemptsTable, TransmissionsTable } from "./schema.js";
+
+const ATTEMPT_COLUMNS = [
+  "tenant_id",
+  "attempt_id",
+  "transmission_id",
+  "status",
+  "started_at",
+  "ended_at",
+  "error_code",
+  "latency_ms",
+] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
+
+/** The Transmission.status state machine of the flow pack; anything else is `invalid_transition`. */
+const ALLOWED_TRANSITIONS: Readonly<Record<TransmissionStatus, readonly TransmissionStatus[]>> = {
+  queued: ["sending"],
+  sending: ["succeeded", "failed"],
+  succeeded: [],
+  failed: ["queued"],
+};
+
+/** Throws `invalid_transition` unless `from -> to` is an edge of the Transmission state machine. */
+export function assertTransition(from: TransmissionStatus, to: TransmissionStatus): void {
+  if (!ALLOWED_TRANSITIONS[from].includes(to)) {
+    throw new SolError("invalid_transition", `A transmission cannot move from ${from} to ${to}`, {
+      details: { from, to },
+    });
+  }
+}
+
+async function insertAttempt(
+  handle: Pick<StoreContext, "db" | "dialect">,
+  tenantId: TenantId,
+  attempt: DeliveryAttempt,
+): Promise<void> {
+  // Precompiled: every claim opens an attempt.
+  await insertRowsRaw(handle, "delivery_attempts", ATTEMPT_COLUMNS, [
+    [
+      tenantId,
+      attempt.attemptId,
+      attempt.transmissionId,
+      attempt.status,
+      attempt.startedAt,
+      attempt.endedAt ?? null,
+      attempt.errorCode ?? null,
+      attempt.latencyMs ?? null,
+    ],
+  ]);
+}
+
+/** Finishes a delivery attempt through `ctx.db` (the store's handle or a caller's transaction). */
+export async function finishAttemptIn(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  attemptId: string,
+  patch: Pick<DeliveryAttempt, "status"> &
+    Partial<Pick<DeliveryAttempt, "endedAt" | "errorCode" | "latencyMs">>,
+): Promise<void> {
+  const result = await ctx.db
+    .updateTable("delivery_attempts")
+    .set({
+      status: patch.status,
+      ...(patch.endedAt === undefined ? {} : { ended_at: patch.endedAt }),
+      ...(patch.errorCode === undefined ? {} : { error_code: patch.errorCode }),
+      ...(patch.latencyMs === undefined ? {} : { latency_ms: patch.latencyMs }),
+    })
+    .where("tenant_id", "=", tenantId)
+    .where("attempt_id", "=", attemptId)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n)
+    throw new SolError("not_found", `Delivery attempt ${attemptId} not found`);
+}
+
+/** TransmissionStore over the transmissions and delivery_attempts tables. */
+export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
+  const { db } = ctx;
+
+  async function loadAttempts(tenantId: TenantId, transmissionId: string): Promise<DeliveryAttempt[]> {
+    const rows = await db
+      .selectFrom("delivery_attempts")
+      .selectAll()
+      .where("tenant_id", "=", tenantId)
+      .where("transmission_id", "=", transmissionId)
+      .orderBy("id")
+      .execute();
+    return rows.map(toAttempt);
+  }
+
+  async function withAttempts(
+    row: Selectable<TransmissionsTable> | undefined,
+  ): Promise<TransmissionRecord | null> {
+    if (row === undefined) return null;
+    return toRecord(row, await loadAttempts(row.tenant_id, row.transmission_id));
+  }
+
+  async function getByRequestId(tenantId: TenantId, requestId: string): Promise<TransmissionRecord | null> {
+    const row = await db
+      .selectFrom("transmissions")
+      .selectAll()
+      .where("tenant_id", "=", tenantId)
+      .where("request_id", "=", requestId)
+      .executeTakeFirst();
+    return withAttempts(row);
+  }
+
+  return {
+    async claim(input: ClaimTransmissionInput): Promise<ClaimTransmissionResult> {
+      const start = input.startAttempt;
+      const insertClaim = (handle: StoreContext["db"]) =>
+        handle
+          .insertInto("transmissions")
+          .values({
+            tenant_id: input.tenantId,
+            transmission_id: input.transmissionId,
+            request_id: input.requestId,
+            thread_id: input.threadId,
+            type: input.type,
+            // With startAttempt the queued -> sending edge is taken in the claim's own transaction.
+            status: start === undefined ? "queued" : "sending",
+            packet_id: input.packetId ?? null,
+            body_hash: input.bodyHash,
+            trace_run_id: input.traceRunId,
+            created_at: input.now,
+            updated_at: input.now,
+          })
+          // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
+          .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
+          .returningAll()
+          .executeTakeFirst();
+      let inserted: Selectable<TransmissionsTable> | undefined;
+      let attempts: DeliveryAttempt[] = [];
+      try {
+        if (start === undefined) inserted = await insertClaim(db);
+        else {
+          const attempt: DeliveryAttempt = {
+            attemptId: start.attemptId,
+            transmissionId: input.transmissionId,
+            status: "sending",
+            startedAt: start.startedAt,
+          };
+          inserted = await db.transaction().execute(async (trx) => {
+            const row = await insertClaim(trx);
+            if (row !== undefined)
+              await insertAttempt({ db: trx, dialect: ctx.dialect }, input.tenantId, attempt);
+            return row;
+          });
+          if (inserted !== undefined) attempts = [attempt];
+        }
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new SolError(
+            "conflict",
+            start === undefined
+              ? `transmissionId ${input.transmissionId} is already used by another request`
+              : `transmissionId ${input.transmissionId} or attempt ${start.attemptId} is already used`,
+            {
+              cause: error,
+            },
+          );
+        }
+        throw error;
+      }
+      if (inserted !== undefined) return { kind: "created", transmission: toRecord(inserted, attempts) };
+      const existing = await getByRequestId(input.tenantId, input.requestId);
+      if (existing === null) throw new SolError("internal", `Claim of ${input.requestId} lost its row`);
+      return { kind: "existing", transmission: existing };
+    },
+
+    async get(tenantId, transmissionId) {
+      const row = await db
+        .selectFrom("transmissions")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where("transmission_id", "=", transmissionId)
+        .executeTakeFirst();
+      return withAttempts(row);
+    },
+
+    getByRequestId,
+
+    async setStatus(tenantId, transmissionId, from, to, now) {
+      assertTransition(from, to);
+      const result = await db
+        .updateTable("transmissions")
+        .set({ status: to, updated_at: now })
+        .where("tenant_id", "=", tenantId)
+        .where("transmission_id", "=", transmissionId)
+        .where("status", "=", from)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async startAttempt(tenantId, attempt) {
+      try {
+        await insertAttempt(ctx, tenantId, attempt);
+      } catch (error) {
+        if (isForeignKeyViolation(error)) {
+          throw new SolError("not_found", `Transmission ${attempt.transmissionId} not found`, {
+            cause: error,
+          });
+        }
+        if (isUniqueViolation(error)) {
+          throw new SolError("conflict", `Delivery attempt ${attempt.attemptId} already exists`, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+    },
+
+    async finishAttempt(tenantId, attemptId, patch) {
+      await finishAttemptIn(ctx, tenantId, attemptId, patch);
+    },
+
+    async count(tenantId) {
+      let query = db.selectFrom("transmissions").select((eb) => eb.fn.countAll().as("n"));
+      if (tenantId !== undefined) query = query.where("tenant_id", "=", tenantId);
+      const row = await query.executeTakeFirstOrThrow();
+      return toNumber(row.n);
+    },
+  };
+}
+
+function toRecord(row: Selectable<TransmissionsTable>, attempts: DeliveryAttempt[]): TransmissionRecord {
+  return {
+    tenantId: row.tenant_id,
+    transmissionId: row.transmission_id,
+    requestId: row.request_id,
+    threadId: row.thread_id,
+    type: row.type as Transmission["type"],
+    status: row.status as TransmissionStatus,
+    ...(row.packet_id === null ? {} : { packetId: row.packet_id }),
+    bodyHash: row.body_hash,
+    traceRunId: row.trace_run_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deliveryAttempts: attempts,
+  };
+}
+
+function toAttempt(row: Selectable<DeliveryAttemptsTable>): DeliveryAttempt {
+  return {
+    attemptId: row.attempt_id,
+    transmissionId: row.transmission_id,
+    status: row.status as DeliveryAttemptStatus,
+    startedAt: row.started_at,
+    ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
+    ...(row.error_code === null ? {} : { errorCode: row.error_code }),
+    ...(row.latency_ms === null ? {} : { latencyMs: row.latency_ms }),
+  };
+}

@@ -1,0 +1,9 @@
+export {
+  echoEnvelope,
+  type RecordedRequest,
+  type ScriptEntry,
+  type ScriptedUpstream,
+  type ScriptedUpstreamOptions,
+  type ScriptStep,
+  startScriptedUpstream,
+} from "./scripted-upstream.js";

@@ -1,0 +1,1 @@
+export const SERVER_VERSION = "0.1.0";

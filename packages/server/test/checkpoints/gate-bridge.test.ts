@@ -1,0 +1,110 @@
+import { createCheckpointEngine, createManualClock, isSolError } from "@solserver/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { createActionGate, createExecutorRegistry } from "../../src/actions/index.js";
+import {
+  CHECKPOINT_CONFIRMATION_KIND,
+  createCheckpointConfirmationExecutor,
+  createCheckpointService,
+  createGateConfirmationHook,
+  loadAtlas,
+} from "../../src/checkpoints/index.js";
+import { openStore, type SqlSolStore } from "../../src/store/index.js";
+import { EXAMPLE_ATLAS_PATH } from "../support/atlas.js";
+
+const T = "tenant-a";
+const deleteUser = { type: "action_pre" as const, action: { type: "delete_user", params: { user: "u-1" } } };
+const opened: SqlSolStore[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+let n = 0;
+const ids = (prefix: string) => `${prefix}_${++n}`;
+
+/** A checkpoint service wired to a real permission gate over one in-memory store. */
+async function setup() {
+  const store = await openStore("sqlite::memory:");
+  opened.push(store);
+  const clock = createManualClock(Date.parse("2025-06-01T00:00:00.000Z"));
+  const gate = createActionGate({
+    actions: store.actions,
+    executors: createExecutorRegistry([
+      createCheckpointConfirmationExecutor((tenantId, sessionId, actionId) =>
+        service.grantConfirmation(tenantId, sessionId, actionId),
+      ),
+    ]),
+    clock,
+    ids,
+    executeTimeoutMs: 1_000,
+    leaseMs: 5_000,
+  });
+  const service = createCheckpointService({
+    engine: createCheckpointEngine({ atlas: loadAtlas(EXAMPLE_ATLAS_PATH), clock, ids }),
+    sessions: store.checkpointSessions,
+    clock,
+    ids,
+    onConfirmationRequired: createGateConfirmationHook(gate),
+  });
+  return { store, gate, service };
+}
+
+describe("checkpoint confirmations through the permission gate", () => {
+  it("stores a checkpoint_confirmation action bound to the session and the action", async () => {
+    const { gate, service } = await setup();
+    const out = await service.evaluate(T, { sessionId: "s", event: deleteUser });
+    const needed = out.evaluation.requireConfirmation;
+    expect(needed?.action_kind).toBe(CHECKPOINT_CONFIRMATION_KIND);
+    const view = await gate.get(T, needed?.action_id ?? "");
+    expect(view).toMatchObject({
+      status: "proposed",
+      request_id: out.evaluationId,
+      action_payload_preview: { sessionId: "s", action: deleteUser.action },
+    });
+    await expect(gate.get("tenant-b", needed?.action_id ?? "")).rejects.toSatisfy(
+      (e: unknown) => isSolError(e) && e.code === "not_found",
+    );
+  });
+
+  it("reuses a deferred confirmation when the agent asks again, and the user can still approve it", async () => {
+    const { gate, service } = await setup();
+    const first = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
+    const actionId = first.requireConfirmation?.action_id ?? "";
+    expect(await gate.defer(T, actionId)).toEqual({ status: "deferred" });
+    const again = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
+    expect(again.requireConfirmation?.action_id).toBe(actionId);
+    expect(await gate.execute(T, { action_id: actionId, request_id: "ok-1" })).toMatchObject({
+      status: "succeeded",
+    });
+    expect((await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation.continue).toBe(true);
+  });
+
+  it("a confirmation that is no longer pending fails to execute instead of granting anything", async () => {
+    const { gate, service } = await setup();
+    const first = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
+    const actionId = first.requireConfirmation?.action_id ?? "";
+    // Granted some other way first (e.g. by an embedder): the stored action has nothing left to grant.
+    expect((await service.grantConfirmation(T, "s", actionId)).ok).toBe(true);
+    const result = await gate.execute(T, { action_id: actionId, request_id: "late" });
+    expect(result).toMatchObject({
+      status: "failed",
+      error: { reason: expect.stringMatching(/no longer pending/) },
+    });
+  });
+
+  it("the executor refuses a payload without a session", async () => {
+    const executor = createCheckpointConfirmationExecutor(async () => {
+      throw new Error("must not be called");
+    });
+    const ctx = {
+      tenantId: T,
+      threadId: "s",
+      actionId: "a",
+      requestId: "r",
+      nowMs: 0,
+      signal: new AbortController().signal,
+    };
+    await expect(executor.execute({}, ctx)).rejects.toSatisfy(
+      (e: unknown) => isSolError(e) && e.code === "invalid_input",
+    );
+  });
+});

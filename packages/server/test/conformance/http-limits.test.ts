@@ -1,0 +1,232 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpReply, startTestServer, type TestServer } from "../support/test-server.js";
+import { expectError, WORLD } from "./conformance-helpers.js";
+
+// Black-box checks of api.md §2-§3 against a real server on a socket: names, statuses, shapes.
+
+describe("api.md conformance: limits, auth and tenancy", () => {
+  it("413 for a body over the limit", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_BODY_LIMIT: "1024" } });
+    try {
+      const r = await s.request("POST", "/v1/chat", {
+        requestId: "r",
+        threadId: "t",
+        message: "x".repeat(4000),
+      });
+      expectError(r, 413);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("401 without or with a bad key; another tenant's data is 404", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_API_KEYS: "alice:ka,bob:kb" } });
+    try {
+      expectError(await s.request("GET", "/v1/agency/counters"), 401);
+      expectError(await s.request("POST", "/v1/chat", { requestId: "r", threadId: "t", message: "hi" }), 401);
+      expectError(await s.request("GET", "/v1/models", undefined, { authorization: "Bearer wrong" }), 401);
+      const alice = { authorization: "Bearer ka" };
+      const bob = { authorization: "Bearer kb" };
+      const chat = await s.request(
+        "POST",
+        "/v1/chat",
+        { requestId: "ten-1", threadId: "shared", message: "remind me to pay rent" },
+        alice,
+      );
+      expect(chat.status).toBe(200);
+      expect((await s.request("GET", "/v1/threads/shared/memento", undefined, alice)).status).toBe(200);
+      expectError(await s.request("GET", "/v1/threads/shared/memento", undefined, bob), 404);
+      const mem = await s.request("GET", "/v1/threads/shared/memento", undefined, alice);
+      const tag = mem.headers.get("etag") ?? "";
+      expectError(
+        await s.request("PUT", "/v1/threads/shared/memento", mem.json, { ...bob, "if-match": tag }),
+        404,
+        "not_found",
+      );
+      expect(
+        (await s.request("GET", "/v1/threads/shared/memento", undefined, alice)).headers.get("etag"),
+      ).toBe(tag);
+      expectError(await s.request("GET", `/v1/traces/${chat.json.trace.traceRunId}`, undefined, bob), 404);
+      const actionId = chat.json.actions[0].action_id as string;
+      expectError(await s.request("GET", `/v1/actions/${actionId}`, undefined, bob), 404);
+      expectError(
+        await s.request("POST", "/v1/actions/execute", { action_id: actionId, request_id: "b1" }, bob),
+        404,
+      );
+      expect((await s.request("GET", "/healthz")).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("429 when the request budget is exceeded", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_RATE_LIMIT_PER_MIN: "2" } });
+    try {
+      const statuses: number[] = [];
+      let last: HttpReply | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await s.request("GET", "/v1/agency/counters");
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 2)).toEqual([200, 200]);
+      expect(last).toBeDefined();
+      if (last) expectError(last, 429);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("502 when the provider fails", async () => {
+    const s = await startTestServer({
+      backend: "sqlite-memory",
+      env: {
+        SOL_LLM: "openai",
+        SOL_LLM_BASE_URL: "http://127.0.0.1:9/v1",
+        SOL_LLM_MODEL: "m",
+        SOL_LLM_MAX_RETRIES: "0",
+      },
+    });
+    try {
+      const r = await s.request("POST", "/v1/chat", { requestId: "p1", threadId: "t", message: "hi" });
+      expectError(r, 502);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("api.md conformance: body-less POSTs with a JSON content-type", () => {
+  it("POST /v1/actions/:actionId/defer with an empty application/json body defers", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory" });
+    try {
+      const chat = await s.request("POST", "/v1/chat", {
+        requestId: "empty-body",
+        threadId: "t",
+        message: "remind me to stretch",
+      });
+      const id = chat.json.actions[0].action_id as string;
+      const res = await fetch(new URL(`/v1/actions/${id}/defer`, s.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "deferred" });
+      const empty = await s.request("POST", "/v1/chat", "", { "content-type": "application/json" });
+      expectError(empty, 400, "invalid_input");
+      expectError(await s.request("POST", "/v1/chat", "   ", { "content-type": "application/json" }), 400);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("api.md conformance: production mode, facade idempotency, debug traces", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ backend: "sqlite-memory", env: { NODE_ENV: "production" } });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("convertEligible in the body is ignored when NODE_ENV is production", async () => {
+    const r = await s.request("POST", "/v1/thoughts", {
+      text: "I should mine stone [GOAL: mine stone 3]",
+      convertEligible: true,
+    });
+    expect(r.status).toBe(200);
+    expect(r.json.task).toBeUndefined();
+    expect((await s.request("GET", "/v1/tasks")).json.tasks).toEqual([]);
+  });
+
+  it("drive-tick that does not fire says why", async () => {
+    const r = await s.request("POST", "/v1/agency/drive-tick", { world: { ...WORLD, health: 2 } });
+    expect(r.status).toBe(200);
+    expect(r.json.fired).toBe(false);
+    expect(typeof r.json.reason).toBe("string");
+  });
+
+  it("facade: the same idempotency-key with a different body is 409", async () => {
+    const body = { model: "sol", messages: [{ role: "user", content: "first" }] };
+    const k = { "idempotency-key": "prod-k1" };
+    expect((await s.request("POST", "/v1/chat/completions", body, k)).status).toBe(200);
+    const other = { ...body, messages: [{ role: "user", content: "second" }] };
+    const r = await s.request("POST", "/v1/chat/completions", other, k);
+    expect(r.status).toBe(409);
+    expect(r.json.error.code).toBe("idempotency_conflict");
+  });
+
+  it("debug trace events in the chat reply are the stored run", async () => {
+    const c = await s.request("POST", "/v1/chat", {
+      requestId: "prod-d1",
+      threadId: "t",
+      message: "remind me to go",
+      traceConfig: { level: "debug" },
+    });
+    const stored = await s.request("GET", `/v1/traces/${c.json.trace.traceRunId}`);
+    expect(stored.json.events).toEqual(c.json.trace.events);
+    expect(c.json.trace.events[0].prevHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("a checkpoint that needs confirmation carries an ActionNeeded", async () => {
+    const r = await s.request("POST", "/v1/checkpoints/evaluate", {
+      sessionId: "prod-s",
+      event: { type: "action_pre", action: { type: "deploy", params: { env: "production" } } },
+    });
+    expect(r.json.continue).toBe(false);
+    const a = r.json.requireConfirmation;
+    expect(a.action_needed).toBe(true);
+    expect(typeof a.action_id).toBe("string");
+    expect(typeof a.request_id).toBe("string");
+    expect(a.action_summary_bullets.length).toBeGreaterThanOrEqual(1);
+    expect((await s.request("GET", `/v1/actions/${a.action_id}`)).json.status).toBe("proposed");
+  });
+});
+
+describe("api.md conformance: hostile input is a 400 in the error shape, never a 500", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ backend: "sqlite-memory" });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("a deeply nested body is 400", async () => {
+    const deep = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
+    const chat = `{"requestId":"deep","threadId":"t","message":"hi","meta":${deep(5000)}}`;
+    expectError(await s.request("POST", "/v1/chat", chat), 400, "invalid_input");
+    expectError(await s.request("POST", "/v1/thoughts", `{"text":"hi","metadata":${deep(5000)}}`), 400);
+    const ok = `{"requestId":"shallow","threadId":"t","message":"hi","meta":${deep(10)}}`;
+    expect((await s.request("POST", "/v1/chat", ok)).status).toBe(200);
+  });
+
+  it("oversized headers are answered in the error shape", async () => {
+    const r = await s.request("GET", `/v1/actions/${"x".repeat(100_000)}`);
+    expect(r.status).toBe(431);
+    expect(r.json.error.code).toBe("headers_too_large");
+    expect(typeof r.json.error.message).toBe("string");
+  });
+
+  it("NUL and unpaired surrogates are 400 naming the field, and do not use up the requestId", async () => {
+    const bad = await s.request(
+      "POST",
+      "/v1/chat",
+      '{"requestId":"nul-1","threadId":"t","message":"a \\ud800 b"}',
+    );
+    expectError(bad, 400, "invalid_input");
+    expect(bad.json.error.details).toEqual([{ path: "message", message: expect.any(String) }]);
+    const nul = await s.request("POST", "/v1/thoughts", '{"text":"x","metadata":{"k":"a\\u0000"}}');
+    expectError(nul, 400, "invalid_input");
+    expect(nul.json.error.details[0].path).toBe("metadata.k");
+    const fixed = await s.request("POST", "/v1/chat", { requestId: "nul-1", threadId: "t", message: "a b" });
+    expect(fixed.status).toBe(200);
+    const pair = await s.request("POST", "/v1/chat", { requestId: "emoji", threadId: "t", message: "hi 😀" });
+    expect(pair.status).toBe(200);
+  });
+
+  it("a badly percent-encoded path is 400 in the error shape", async () => {
+    expectError(await s.request("GET", "/v1/traces/%F0%F0%F0"), 400, "invalid_input");
+    expectError(await s.request("GET", "/v1/threads/%E0%A4%A/memento"), 400, "invalid_input");
+  });
+});

@@ -1,0 +1,7 @@
+import { openAiFacadeOfflineSuite } from "./suite/openai-facade-offline.js";
+import { openAiFacadeUpstreamSuite } from "./suite/openai-facade-upstream.js";
+
+openAiFacadeOfflineSuite("sqlite-file");
+openAiFacadeUpstreamSuite("sqlite-file");
+openAiFacadeOfflineSuite("sqlite-memory");
+openAiFacadeUpstreamSuite("sqlite-memory");

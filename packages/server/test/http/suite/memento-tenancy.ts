@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
+
+const KEY_A = "key-aaaa";
+const KEY_B = "key-bbbb";
+const asA = { authorization: `Bearer ${KEY_A}` };
+const asB = { authorization: `Bearer ${KEY_B}` };
+
+/** Memento ETag compare-and-swap and tenant isolation over HTTP. */
+export function mementoTenancySuite(backend: Backend): void {
+  describe(`memento and tenants on ${backend}`, () => {
+    let srv: TestServer;
+    beforeAll(async () => {
+      srv = await startTestServer({ backend, env: { SOL_API_KEYS: `alpha:${KEY_A},beta:${KEY_B}` } });
+    });
+    afterAll(async () => {
+      await srv.close();
+    });
+
+    it("needs a valid API key on /v1 routes", async () => {
+      const none = await srv.request("POST", "/v1/chat", { requestId: "r", threadId: "t", message: "hi" });
+      expect(none.status).toBe(401);
+      expect(none.json.error.code).toBe("unauthorized");
+      const bad = await srv.request("GET", "/v1/threads/t/memento", undefined, {
+        authorization: "Bearer nope",
+      });
+      expect(bad.status).toBe(401);
+      expect((await srv.request("GET", "/healthz")).status).toBe(200);
+    });
+
+    it("GET 404 before any turn, then ETag; PUT needs If-Match (428), rejects stale tags (412)", async () => {
+      expect((await srv.request("GET", "/v1/threads/th-m/memento", undefined, asA)).status).toBe(404);
+      const turn = await srv.request(
+        "POST",
+        "/v1/chat",
+        { requestId: "m-1", threadId: "th-m", message: "Let's plan a trip." },
+        asA,
+      );
+      expect(turn.status).toBe(200);
+      const got = await srv.request("GET", "/v1/threads/th-m/memento", undefined, asA);
+      expect(got.status).toBe(200);
+      const etag = got.headers.get("etag");
+      expect(etag).toMatch(/^"v\d+"$/);
+      expect(got.json).toEqual(turn.json.threadMemento);
+
+      const edited = { ...got.json, arc: "Trip planning, edited by the user" };
+      const noMatch = await srv.request("PUT", "/v1/threads/th-m/memento", edited, asA);
+      expect(noMatch.status).toBe(428);
+      expect(noMatch.json.error.code).toBe("precondition_required");
+
+      const ok = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
+        ...asA,
+        "if-match": etag ?? "",
+      });
+      expect(ok.status).toBe(200);
+      const newTag = ok.headers.get("etag");
+      expect(newTag).not.toBe(etag);
+
+      const stale = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
+        ...asA,
+        "if-match": etag ?? "",
+      });
+      expect(stale.status).toBe(412);
+      expect(stale.json.error.code).toBe("precondition_failed");
+
+      const after = await srv.request("GET", "/v1/threads/th-m/memento", undefined, asA);
+      expect(after.json.arc).toBe("Trip planning, edited by the user");
+      expect(after.headers.get("etag")).toBe(newTag);
+
+      const wrongThread = await srv.request("PUT", "/v1/threads/other/memento", edited, {
+        ...asA,
+        "if-match": newTag ?? "",
+      });
+      expect(wrongThread.status).toBe(400);
+      const invalid = await srv.request(
+        "PUT",
+        "/v1/threads/th-m/memento",
+        { ...edited, arc: "" },
+        { ...asA, "if-match": newTag ?? "" },
+      );
+      expect(invalid.status).toBe(400);
+      expect(invalid.json.error.details.map((d: { path: string }) => d.path)).toContain("arc");
+    });
+
+    it("keeps tenants apart: another tenant's memento, trace and requestId are invisible", async () => {
+      const turn = await srv.request(
+        "POST",
+        "/v1/chat",
+        { requestId: "iso-1", threadId: "th-iso", message: "My secret plan." },
+        asA,
+      );
+      expect(turn.status).toBe(200);
+      expect((await srv.request("GET", "/v1/threads/th-iso/memento", undefined, asB)).status).toBe(404);
+      expect(
+        (await srv.request("GET", `/v1/traces/${turn.json.trace.traceRunId}`, undefined, asB)).status,
+      ).toBe(404);
+      expect(
+        (await srv.request("GET", `/v1/traces/${turn.json.trace.traceRunId}`, undefined, asA)).status,
+      ).toBe(200);
+      // The same requestId in tenant B is a different transmission, not a replay of A's.
+      const b = await srv.request(
+        "POST",
+        "/v1/chat",
+        { requestId: "iso-1", threadId: "th-iso", message: "Other words." },
+        asB,
+      );
+      expect(b.status).toBe(200);
+      expect(b.headers.get("idempotent-replayed")).toBeNull();
+      expect(b.json.transmissionId).not.toBe(turn.json.transmissionId);
+    });
+  });
+}

@@ -1,0 +1,252 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facadeClient, thrown } from "../../support/openai-client.js";
+import { startScriptedModel } from "../../support/scripted-model.js";
+import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
+
+interface SentMessage {
+  role: string;
+  content: string;
+}
+interface SentBody {
+  messages: SentMessage[];
+  tools?: unknown;
+  tool_choice?: unknown;
+  temperature?: unknown;
+  model?: string;
+}
+
+const shaped = (assistant_text: string, arc: string) => ({
+  kind: "json" as const,
+  body: { assistant_text, meta: { shape: { arc, active: [], parked: [], decisions: [], next: [] } } },
+});
+
+const weatherTool = {
+  type: "function" as const,
+  function: {
+    name: "get_weather",
+    description: "Current weather for a city",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+};
+
+/** The facade with SOL_LLM=openai against a scripted upstream: idempotency, window, memento, tools. */
+export function openAiFacadeUpstreamSuite(backend: Backend): void {
+  describe(`OpenAI facade (SOL_LLM=openai) on ${backend}`, () => {
+    let srv: TestServer;
+    let model: Awaited<ReturnType<typeof startScriptedModel>>;
+    let client: OpenAI;
+    /** Body of the last main (non-selector) call the upstream received. */
+    const lastMainBody = (): SentBody => {
+      const bodies = model.upstream.requests.map((r) => r.body as SentBody);
+      const main = bodies.filter((b) => !b.messages.some((m) => m.content.includes("mode selector")));
+      const last = main.at(-1);
+      if (!last) throw new Error("no main call recorded");
+      return last;
+    };
+
+    beforeAll(async () => {
+      model = await startScriptedModel();
+      srv = await startTestServer({
+        backend,
+        env: { SOL_LLM: "openai", SOL_LLM_BASE_URL: model.upstream.url, SOL_LLM_MODEL: "scripted" },
+      });
+      client = facadeClient(srv.url);
+    });
+    afterAll(async () => {
+      await srv.close();
+      await model.close();
+    });
+
+    it("replays an idempotent retry: same completion id, no new model call; another body is a 409", async () => {
+      const body = {
+        model: "sol",
+        messages: [{ role: "user" as const, content: "Draft a packing list for a rainy weekend." }],
+      };
+      const options = { headers: { "idempotency-key": `idem-${backend}` } };
+      const first = await client.chat.completions.create(body, options).withResponse();
+      expect(first.response.headers.get("idempotent-replayed")).toBeNull();
+      const callsAfterFirst = model.upstream.requestCount;
+      expect(callsAfterFirst).toBeGreaterThan(0);
+
+      const again = await client.chat.completions.create(body, options).withResponse();
+      expect(again.response.headers.get("idempotent-replayed")).toBe("true");
+      expect(again.data).toEqual(first.data);
+      expect(model.upstream.requestCount).toBe(callsAfterFirst);
+
+      const other = (await thrown(() =>
+        client.chat.completions.create(
+          { ...body, messages: [{ role: "user", content: "Something else entirely." }] },
+          options,
+        ),
+      )) as InstanceType<typeof OpenAI.ConflictError>;
+      expect(other).toBeInstanceOf(OpenAI.ConflictError);
+      expect(other.error).toMatchObject({ code: "idempotency_conflict" });
+      expect(other.headers?.get("x-should-retry")).toBe("false");
+      expect(model.upstream.requestCount).toBe(callsAfterFirst);
+    });
+
+    it("without an idempotency key every call is a new turn", async () => {
+      const body = { model: "sol", messages: [{ role: "user" as const, content: "Name a colour." }] };
+      const a = await client.chat.completions.create(body);
+      const b = await client.chat.completions.create(body);
+      expect(a.id).not.toBe(b.id);
+    });
+
+    it("seeds the window from the request's earlier messages, not from the stored thread", async () => {
+      const headers = { "x-sol-thread-id": `th-window-${backend}` };
+      await client.chat.completions.create(
+        {
+          model: "sol",
+          messages: [{ role: "user", content: "Stored turn that a later request does not carry." }],
+        },
+        { headers },
+      );
+      await client.chat.completions.create(
+        {
+          model: "sol",
+          temperature: 0.3,
+          messages: [
+            { role: "system", content: "Answer like a ship's captain." },
+            { role: "user", content: "Earlier question about knots." },
+            { role: "assistant", content: "Earlier answer about knots." },
+            { role: "user", content: "And what about anchors?" },
+          ],
+        },
+        { headers },
+      );
+      const sent = lastMainBody();
+      const contents = sent.messages.map((m) => `${m.role}:${m.content}`);
+      expect(contents.slice(-3)).toEqual([
+        "user:Earlier question about knots.",
+        "assistant:Earlier answer about knots.",
+        "user:And what about anchors?",
+      ]);
+      expect(contents.join("\n")).not.toContain("Stored turn");
+      const system = sent.messages.filter((m) => m.role === "system").map((m) => m.content);
+      expect(system.some((c) => c.includes("Answer like a ship's captain."))).toBe(true);
+      expect(sent.temperature).toBe(0.3);
+      expect(sent.model).toBe("scripted");
+    });
+
+    it("advances the thread memento across calls (x-sol-thread-id)", async () => {
+      const thread = `th-memento-${backend}`;
+      const headers = { "x-sol-thread-id": thread };
+      expect((await srv.request("GET", `/v1/threads/${thread}/memento`)).status).toBe(404);
+      model.reply(shaped("Let's start with the budget.", "Planning a kitchen renovation"));
+      await client.chat.completions.create(
+        { model: "sol", messages: [{ role: "user", content: "I want to renovate my kitchen." }] },
+        { headers },
+      );
+      const first = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      expect(first.status).toBe(200);
+      expect(first.json.arc).toBe("Planning a kitchen renovation");
+
+      model.reply(shaped("White cabinets keep the room bright.", "Kitchen renovation: cabinet colours"));
+      await client.chat.completions.create(
+        {
+          model: "sol",
+          messages: [
+            { role: "user", content: "I want to renovate my kitchen." },
+            { role: "assistant", content: "Let's start with the budget." },
+            { role: "user", content: "Which cabinet colour keeps the room bright?" },
+          ],
+        },
+        { headers },
+      );
+      const second = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      expect(second.json.arc).toBe("Kitchen renovation: cabinet colours");
+      expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
+    });
+
+    it("passes tools through to the upstream and returns its tool_calls", async () => {
+      const toolCall = {
+        id: "call_weather_1",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+      };
+      model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: null, tool_calls: [toolCall] },
+        finishReason: "tool_calls",
+      });
+      const mainBefore = model.counts.main;
+      const completion = await client.chat.completions.create({
+        model: "sol",
+        messages: [{ role: "user", content: "What is the weather in Paris right now?" }],
+        tools: [weatherTool],
+        tool_choice: "auto",
+      });
+      expect(model.counts.main - mainBefore).toBe(1);
+      const sent = lastMainBody();
+      expect(sent.tools).toEqual([weatherTool]);
+      expect(sent.tool_choice).toBe("auto");
+      const choice = completion.choices[0];
+      expect(choice?.finish_reason).toBe("tool_calls");
+      expect(choice?.message.content).toBeNull();
+      expect(choice?.message.tool_calls).toEqual([toolCall]);
+
+      // The tool result comes back after the last user message and reaches the model as text.
+      model.reply({ kind: "json", body: { assistant_text: "It is 18°C and sunny in Paris.", meta: {} } });
+      const answer = await client.chat.completions.create({
+        model: "sol",
+        tools: [weatherTool],
+        messages: [
+          { role: "user", content: "What is the weather in Paris right now?" },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [toolCall as OpenAI.ChatCompletionMessageToolCall],
+          },
+          { role: "tool", tool_call_id: "call_weather_1", content: '{"temp_c":18,"sky":"sunny"}' },
+        ],
+      });
+      expect(answer.choices[0]?.message.content).toBe("It is 18°C and sunny in Paris.");
+      const last = lastMainBody().messages.at(-1);
+      expect(last?.role).toBe("user");
+      expect(last?.content).toContain("What is the weather in Paris right now?");
+      expect(last?.content).toContain('[tool result call_weather_1] {"temp_c":18,"sky":"sunny"}');
+    });
+
+    it("streams tool calls as a tool_calls delta with finish_reason tool_calls", async () => {
+      const toolCall = {
+        id: "call_weather_2",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Rome"}' },
+      };
+      model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: null, tool_calls: [toolCall] },
+        finishReason: "tool_calls",
+      });
+      const stream = await client.chat.completions.create({
+        model: "sol",
+        stream: true,
+        messages: [{ role: "user", content: "What is the weather in Rome?" }],
+        tools: [weatherTool],
+      });
+      const deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice[] = [];
+      for await (const chunk of stream) deltas.push(...chunk.choices);
+      const calls = deltas.flatMap((d) => d.delta.tool_calls ?? []);
+      expect(calls).toEqual([{ index: 0, ...toolCall }]);
+      expect(deltas.at(-1)?.finish_reason).toBe("tool_calls");
+    });
+
+    it("maps an upstream failure to a 502 in OpenAI's shape", async () => {
+      model.reply(
+        { kind: "status", status: 500 },
+        { kind: "status", status: 500 },
+        { kind: "status", status: 500 },
+      );
+      const err = (await thrown(() =>
+        client.chat.completions.create({
+          model: "sol",
+          messages: [{ role: "user", content: "Draft a note to the plumber." }],
+        }),
+      )) as InstanceType<typeof OpenAI.APIError>;
+      expect(err).toBeInstanceOf(OpenAI.InternalServerError);
+      expect(err.status).toBe(502);
+      expect(err.error).toMatchObject({ type: "server_error", code: "provider_error" });
+    });
+  });
+}

@@ -1,0 +1,322 @@
+import {
+  buildNewTask,
+  finalizeNewTask,
+  type IdGenerator,
+  isSolError,
+  PROPAGATED_META_KEYS,
+  REBUILT_META_KEYS,
+  type Task,
+} from "@solserver/core";
+import fc from "fast-check";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import {
+  type AgencyStore,
+  createAgencyStore,
+  type SqlSolStore,
+  type TaskStoreOptions,
+} from "../../../src/store/index.js";
+import type { Harness } from "./harness.js";
+
+const A = "tenant-a";
+const B = "tenant-b";
+const NOW = Date.parse("2025-03-01T10:00:00.000Z");
+
+function counterIds(): IdGenerator {
+  let n = 0;
+  return (prefix) => `${prefix}-${++n}`;
+}
+
+/** A task built the way the converter builds one (buildNewTask), optionally finalized. */
+function newTask(
+  ids: IdGenerator,
+  options: { goalKey?: string; finalize?: boolean; nowMs?: number; metadata?: Record<string, unknown> } = {},
+): Task {
+  const nowMs = options.nowMs ?? NOW;
+  const built = buildNewTask(
+    {
+      type: "gathering",
+      title: "Collect 8 oak log",
+      parameters: { action: "collect", target: "oak_log", amount: 8 },
+      metadata: { goalKey: options.goalKey ?? "collect:oak_log", ...options.metadata },
+    },
+    { nowMs, ids },
+  );
+  if (!built.ok) throw new Error(JSON.stringify(built.issues));
+  return options.finalize === false
+    ? built.value
+    : finalizeNewTask(built.value, { kind: "thought", thoughtId: "th-1", source: "test" }, { nowMs });
+}
+
+/** The same task with extra metadata keys smuggled past the type (as JavaScript callers can). */
+function withRawMetadata(task: Task, extra: Record<string, unknown>): Task {
+  return { ...task, metadata: { ...task.metadata, ...extra } } as Task;
+}
+
+async function open(
+  harness: Harness,
+  options: TaskStoreOptions = {},
+): Promise<AgencyStore & { readonly sql: SqlSolStore }> {
+  const store = await harness.open();
+  return { ...createAgencyStore(store, { warn: () => {}, ...options }), sql: store };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => "resolved",
+    (error: unknown) => error,
+  );
+}
+
+/** The agency task store and thought history: projection, origin, goalKey, strict finalize. */
+export function agencyTaskContract(harness: Harness): void {
+  describe("agency task store", () => {
+    it("stores and reads back a finalized task, oldest first, by status and goalKey", async () => {
+      const { tasks } = await open(harness);
+      const ids = counterIds();
+      const first = newTask(ids);
+      const second = newTask(ids, { goalKey: "explore:nearby", nowMs: NOW + 1000 });
+      await tasks.add(A, first);
+      await tasks.add(A, second);
+      expect(await tasks.get(A, first.id)).toEqual(first);
+      expect((await tasks.listByStatus(A)).map((t) => t.id)).toEqual([first.id, second.id]);
+      expect(await tasks.listByStatus(A, ["active"])).toEqual([]);
+      expect((await tasks.findByGoalKey(A, "explore:nearby")).map((t) => t.id)).toEqual([second.id]);
+      expect(await tasks.findByGoalKey(A, "collect:oak_log", ["completed"])).toEqual([]);
+      expect(await tasks.findByGoalKey(A, "")).toEqual([]);
+      expect(await tasks.count(A)).toBe(2);
+      const duplicate = await rejection(tasks.add(A, first));
+      expect(isSolError(duplicate) && duplicate.code).toBe("conflict");
+    });
+
+    it("projects metadata at the store boundary: only allowlisted, rebuilt keys and origin survive", async () => {
+      const warnings: string[] = [];
+      const { tasks } = await open(harness, { warn: (m) => warnings.push(m) });
+      const ids = counterIds();
+      const task = withRawMetadata(newTask(ids), {
+        secretFlag: true,
+        blockedReason: "smuggled",
+        novelty: "low",
+      });
+      await tasks.add(A, task);
+      const stored = await tasks.get(A, task.id);
+      expect(stored?.metadata).not.toHaveProperty("secretFlag");
+      expect(stored?.metadata).not.toHaveProperty("blockedReason");
+      expect(stored?.metadata).not.toHaveProperty("novelty");
+      expect(stored?.metadata.goalKey).toBe("collect:oak_log");
+      expect(stored?.metadata.origin).toEqual(task.metadata.origin);
+      // One warning per dropped key per session, even when the key comes again.
+      await tasks.add(A, withRawMetadata(newTask(ids), { secretFlag: 1 }));
+      expect(warnings.filter((w) => w.includes('"secretFlag"'))).toHaveLength(1);
+      expect(warnings.filter((w) => w.includes('"blockedReason"'))).toHaveLength(1);
+    });
+
+    it("does not warn about dropped keys in production", async () => {
+      const warnings: string[] = [];
+      const { tasks } = await open(harness, { warn: (m) => warnings.push(m), isProduction: true });
+      const task = withRawMetadata(newTask(counterIds()), { secretFlag: true });
+      await tasks.add(A, task);
+      expect((await tasks.get(A, task.id))?.metadata).not.toHaveProperty("secretFlag");
+      expect(warnings).toEqual([]);
+    });
+
+    it("never stores an empty goalKey: projection skips it, updates refuse it, the database rejects it", async () => {
+      const { tasks, sql: raw } = await open(harness);
+      const ids = counterIds();
+      const blank = withRawMetadata(newTask(ids), { goalKey: "" });
+      await tasks.add(A, blank);
+      const stored = await tasks.get(A, blank.id);
+      expect(stored).not.toBeNull();
+      expect(stored?.metadata).not.toHaveProperty("goalKey");
+      const spaces = withRawMetadata(newTask(ids), { goalKey: "   " });
+      await tasks.add(A, spaces);
+      expect((await tasks.get(A, spaces.id))?.metadata).not.toHaveProperty("goalKey");
+
+      const kept = newTask(ids);
+      await tasks.add(A, kept);
+      const emptied = withRawMetadata(kept, { goalKey: "" });
+      const refused = await rejection(tasks.update(A, emptied));
+      expect(isSolError(refused) && refused.code).toBe("invalid_input");
+      const patched = await tasks.updateTaskMetadata(A, kept.id, { goalKey: "" }, { nowMs: NOW + 5 });
+      expect(patched?.ok && patched.value.metadata.goalKey).toBe("collect:oak_log");
+
+      const direct = await rejection(
+        sql`update tasks set goal_key = '' where task_id = ${kept.id}`.execute(raw.db),
+      );
+      expect(direct).toBeInstanceOf(Error);
+      const rows = await sql<{
+        n: number | string;
+      }>`select count(*) as n from tasks where goal_key = ''`.execute(raw.db);
+      expect(Number(rows.rows[0]?.n)).toBe(0);
+    });
+
+    it("keeps origin and createdAt immutable through update and updateTaskMetadata", async () => {
+      const { tasks } = await open(harness);
+      const task = newTask(counterIds());
+      await tasks.add(A, task);
+      const forged = {
+        ...task,
+        status: "active" as const,
+        metadata: {
+          ...task.metadata,
+          createdAt: NOW + 99_000,
+          updatedAt: NOW + 10,
+          origin: { kind: "api" as const, stampedAtMs: NOW + 10 },
+        },
+      };
+      expect(await tasks.update(A, forged)).toBe(true);
+      const afterUpdate = await tasks.get(A, task.id);
+      expect(afterUpdate?.status).toBe("active");
+      expect(afterUpdate?.metadata.origin).toEqual(task.metadata.origin);
+      expect(afterUpdate?.metadata.createdAt).toBe(NOW);
+
+      const patched = await tasks.updateTaskMetadata(
+        A,
+        task.id,
+        { origin: { kind: "system", stampedAtMs: 1 }, blockedReason: "waiting" },
+        { nowMs: NOW + 20 },
+      );
+      expect(patched?.ok).toBe(true);
+      const afterPatch = await tasks.get(A, task.id);
+      expect(afterPatch?.metadata.origin).toEqual(task.metadata.origin);
+      expect(afterPatch?.metadata.blockedReason).toBe("waiting");
+      expect(afterPatch?.metadata.updatedAt).toBe(NOW + 20);
+      expect(await tasks.updateTaskMetadata(A, "missing", {}, { nowMs: NOW })).toBeNull();
+      const bad = await tasks.updateTaskMetadata(A, task.id, { retryCount: -1 }, { nowMs: NOW });
+      expect(bad?.ok).toBe(false);
+    });
+
+    it("stamps origin once on a task stored unfinalized, and never again", async () => {
+      const { tasks } = await open(harness);
+      const task = newTask(counterIds(), { finalize: false });
+      await tasks.add(A, task, { allowUnfinalized: true });
+      expect((await tasks.get(A, task.id))?.metadata.origin).toBeUndefined();
+      const stamped = finalizeNewTask(task, { kind: "system", source: "late" }, { nowMs: NOW + 1 });
+      await tasks.update(A, stamped);
+      expect((await tasks.get(A, task.id))?.metadata.origin).toEqual(stamped.metadata.origin);
+      const again = finalizeNewTask(task, { kind: "api" }, { nowMs: NOW + 2 });
+      await tasks.update(A, again);
+      expect((await tasks.get(A, task.id))?.metadata.origin).toEqual(stamped.metadata.origin);
+    });
+
+    it("warns on a task stored without origin only under PLANNING_STRICT_FINALIZE and without allowUnfinalized", async () => {
+      const warnings: string[] = [];
+      const { tasks } = await open(harness, { strictFinalize: true, warn: (m) => warnings.push(m) });
+      const ids = counterIds();
+      const bare = newTask(ids, { finalize: false });
+      await tasks.add(A, bare);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("PLANNING_STRICT_FINALIZE");
+      expect(warnings[0]).toContain(bare.id);
+      await tasks.add(A, newTask(ids, { finalize: false }), { allowUnfinalized: true });
+      await tasks.add(A, newTask(ids));
+      expect(warnings).toHaveLength(1);
+
+      const lax: string[] = [];
+      const relaxed = await open(harness, { strictFinalize: false, warn: (m) => lax.push(m) });
+      await relaxed.tasks.add(B, newTask(counterIds(), { finalize: false }));
+      expect(lax).toEqual([]);
+    });
+
+    it("compare-and-set: of two concurrent claims of one pending task exactly one wins", async () => {
+      const { tasks } = await open(harness);
+      const task = newTask(counterIds());
+      await tasks.add(A, task);
+      const claim = (solver: string) =>
+        tasks.updateIfStatus(
+          A,
+          { ...task, status: "active", metadata: { ...task.metadata, solver, updatedAt: NOW + 1 } },
+          ["pending"],
+        );
+      const results = await Promise.all([claim("one"), claim("two")]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect((await tasks.get(A, task.id))?.status).toBe("active");
+      expect(await tasks.updateIfStatus(A, task, [])).toBe(false);
+    });
+
+    it("lists open tasks plus recent ones; another tenant sees and changes nothing", async () => {
+      const { tasks } = await open(harness);
+      const ids = counterIds();
+      const old = newTask(ids, { nowMs: NOW - 600_000 });
+      const oldDone = { ...newTask(ids, { nowMs: NOW - 600_000 }), status: "completed" as const };
+      const recentDone = { ...newTask(ids, { nowMs: NOW - 1000 }), status: "failed" as const };
+      for (const t of [old, oldDone, recentDone]) await tasks.add(A, t);
+      expect((await tasks.listOpenOrSince(A, NOW - 60_000)).map((t) => t.id)).toEqual([
+        old.id,
+        recentDone.id,
+      ]);
+
+      expect(await tasks.get(B, old.id)).toBeNull();
+      expect(await tasks.listByStatus(B)).toEqual([]);
+      expect(await tasks.findByGoalKey(B, "collect:oak_log")).toEqual([]);
+      expect(await tasks.update(B, { ...old, status: "active" })).toBe(false);
+      expect(await tasks.updateTaskMetadata(B, old.id, {}, { nowMs: NOW })).toBeNull();
+      expect((await tasks.get(A, old.id))?.status).toBe("pending");
+      expect(await tasks.count(B)).toBe(0);
+    });
+
+    it("property: whatever metadata comes in, stored keys stay within the allowlist and goalKey is never empty", async () => {
+      const { tasks } = await open(harness);
+      const allowed = new Set<string>([...PROPAGATED_META_KEYS, ...REBUILT_META_KEYS, "origin"]);
+      const ids = counterIds();
+      const value = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(
+            fc.oneof(
+              fc.constantFrom(...PROPAGATED_META_KEYS, "origin", "foo", "novelty"),
+              fc.string({ maxLength: 6 }).filter((k) => k !== "__proto__"),
+            ),
+            value,
+            { maxKeys: 6 },
+          ),
+          async (extra) => {
+            const task = withRawMetadata(newTask(ids), extra);
+            const outcome = await rejection(tasks.add(A, task));
+            if (outcome !== "resolved") {
+              // An invalid origin (or a mangled rebuilt key) is refused as bad input, never stored.
+              expect(isSolError(outcome) && outcome.code).toBe("invalid_input");
+              return;
+            }
+            const stored = await tasks.get(A, task.id);
+            for (const key of Object.keys(stored?.metadata ?? {})) expect(allowed.has(key)).toBe(true);
+            expect(stored?.metadata.goalKey).not.toBe("");
+          },
+        ),
+        { numRuns: 30 },
+      );
+    });
+  });
+
+  describe("thought history", () => {
+    it("appends thoughts, returns the most recent oldest first, scoped by tenant", async () => {
+      const { thoughts } = await open(harness);
+      for (let i = 1; i <= 4; i++) {
+        await thoughts.append(A, {
+          thought: {
+            id: `th-${i}`,
+            text: `thought ${i}`,
+            source: "llm",
+            novelty: i === 3 ? "low" : "high",
+            ...(i === 3 ? { convertEligible: false } : {}),
+            tags: ["llm"],
+            metadata: i === 2 ? { goalKey: "explore:nearby" } : {},
+            createdAtMs: NOW + i,
+          },
+          broadcast: i !== 3,
+          ...(i === 2 ? { decision: "created", taskId: "task-9" } : {}),
+        });
+      }
+      const recent = await thoughts.listRecent(A, 3);
+      expect(recent.map((e) => e.thought.id)).toEqual(["th-2", "th-3", "th-4"]);
+      expect(recent[0]).toMatchObject({ decision: "created", taskId: "task-9", broadcast: true });
+      expect(recent[1]).toMatchObject({
+        broadcast: false,
+        thought: { novelty: "low", convertEligible: false },
+      });
+      expect(await thoughts.count(A)).toBe(4);
+      expect(await thoughts.listRecent(B, 10)).toEqual([]);
+      expect(await thoughts.listRecent(A, 0)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { isSolError } from "@solserver/core";
+import { describe, expect, it } from "vitest";
+import { sampleMemento, T0 } from "../support/samples.js";
+import type { ContractOptions, Harness } from "./harness.js";
+
+const T = "tenant-a";
+const LATER = "2025-03-02T08:30:00.000Z";
+
+/** MementoStore: compare-and-swap with versions that step by one. */
+export function mementoContract(harness: Harness, options: ContractOptions): void {
+  describe("mementos", () => {
+    it("round-trips a memento exactly and starts at version 1", async () => {
+      const store = await harness.open();
+      const memento = sampleMemento("th");
+      expect(await store.mementos.get(T, "th")).toBeNull();
+      expect(await store.mementos.put(T, "th", memento, null, T0)).toEqual({ ok: true, version: 1 });
+      expect(await store.mementos.get(T, "th")).toEqual({
+        memento,
+        version: 1,
+        turnsSincePersist: 0,
+        updatedAt: T0,
+      });
+    });
+
+    it("compare-and-swap: versions step by one; stale or missing expectations are rejected", async () => {
+      const store = await harness.open();
+      const v1 = sampleMemento("th", "first");
+      const v2 = sampleMemento("th", "second");
+      expect(await store.mementos.put(T, "th", v1, 3, T0)).toEqual({ ok: false, currentVersion: null });
+      expect(await store.mementos.put(T, "th", v1, null, T0)).toEqual({ ok: true, version: 1 });
+      expect(await store.mementos.put(T, "th", v2, null, T0)).toEqual({ ok: false, currentVersion: 1 });
+      expect(await store.mementos.put(T, "th", v2, 1, LATER)).toEqual({ ok: true, version: 2 });
+      expect(await store.mementos.put(T, "th", v1, 1, LATER)).toEqual({ ok: false, currentVersion: 2 });
+      expect(await store.mementos.put(T, "th", v1, 3, LATER)).toEqual({ ok: false, currentVersion: 2 });
+      expect(await store.mementos.get(T, "th")).toEqual({
+        memento: v2,
+        version: 2,
+        turnsSincePersist: 0,
+        updatedAt: LATER,
+      });
+      expect(await store.mementos.put(T, "th", v1, 2, LATER)).toEqual({ ok: true, version: 3 });
+    });
+
+    it("of many parallel writers expecting the same version exactly one wins", async () => {
+      const stores = options.sharedUrl
+        ? await Promise.all([harness.open(), harness.open()])
+        : [await harness.open()];
+      const first = stores[0]!;
+      await first.mementos.put(T, "th", sampleMemento("th", "base"), null, T0);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          stores[i % stores.length]!.mementos.put(T, "th", sampleMemento("th", `writer ${i}`), 1, LATER),
+        ),
+      );
+      const winners = results.flatMap((result, i) => (result.ok ? [i] : []));
+      expect(winners).toHaveLength(1);
+      expect(results.filter((result) => !result.ok)).toEqual(
+        Array.from({ length: 11 }, () => ({ ok: false, currentVersion: 2 })),
+      );
+      expect((await first.mementos.get(T, "th"))?.memento.arc).toBe(`writer ${winners[0]}`);
+    });
+
+    it("of many parallel first writers (expected null) exactly one wins", async () => {
+      const store = await harness.open();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.mementos.put(T, "th", sampleMemento("th", `w${i}`), null, T0),
+        ),
+      );
+      expect(results.filter((result) => result.ok)).toEqual([{ ok: true, version: 1 }]);
+    });
+
+    it("rejects a memento holding a NUL character", async () => {
+      const store = await harness.open();
+      const bad = { ...sampleMemento("th"), arc: "bad\u0000arc" };
+      const error = await store.mementos.put(T, "th", bad, null, T0).catch((caught: unknown) => caught);
+      expect(isSolError(error) && error.code).toBe("invalid_input");
+      expect(await store.mementos.get(T, "th")).toBeNull();
+    });
+  });
+}

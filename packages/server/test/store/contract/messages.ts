@@ -1,0 +1,98 @@
+import { isSolError } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { SqlSolStore } from "../../../src/store/index.js";
+import { claimInput, turnInput } from "../support/samples.js";
+import type { Harness } from "./harness.js";
+
+const T = "tenant-a";
+
+/** Claims and commits `count` turns on a thread, numbered from `from`. */
+async function commitTurns(store: SqlSolStore, threadId: string, count: number, from = 0): Promise<void> {
+  for (let turn = from; turn < from + count; turn += 1) {
+    const requestId = `${threadId}-r${turn}`;
+    await store.transmissions.claim(claimInput(T, requestId, { threadId }));
+    const result = await store.commitTurn(turnInput(T, requestId, turn, { threadId }));
+    expect(result.ok).toBe(true);
+  }
+}
+
+/** MessageStore: insertion order, bounded recent window, per-thread counts. */
+export function messageContract(harness: Harness): void {
+  describe("messages", () => {
+    it("lists the most recent messages of a thread, oldest first, bounded by limit", async () => {
+      const store = await harness.open();
+      await commitTurns(store, "th", 5);
+      await commitTurns(store, "other", 1);
+      const all = await store.messages.listRecent(T, "th", 100);
+      expect(all.map((m) => `${m.role}:${m.content}`)).toEqual(
+        [0, 1, 2, 3, 4].flatMap((i) => [`user:question ${i}`, `assistant:answer ${i}`]),
+      );
+      expect(all[0]).toEqual({
+        tenantId: T,
+        threadId: "th",
+        messageId: "u-th-r0",
+        role: "user",
+        content: "question 0",
+        transmissionId: "tx-th-r0",
+        modeLabel: null,
+        createdAt: "2025-03-01T10:00:00.000Z",
+      });
+      expect(all[1]?.modeLabel).toBe("companion");
+      const recent = await store.messages.listRecent(T, "th", 3);
+      expect(recent.map((m) => m.messageId)).toEqual(["a-th-r3", "u-th-r4", "a-th-r4"]);
+      expect(await store.messages.listRecent(T, "th", 0)).toEqual([]);
+      expect(await store.messages.listRecent(T, "nothing", 5)).toEqual([]);
+      expect(await store.messages.countInThread(T, "th")).toBe(10);
+      expect(await store.messages.countInThread(T, "other")).toBe(2);
+      expect(await store.messages.countInThread(T, "nothing")).toBe(0);
+    });
+
+    it("rejects a negative or fractional limit", async () => {
+      const store = await harness.open();
+      for (const limit of [-1, 1.5, Number.NaN]) {
+        const error = await store.messages.listRecent(T, "th", limit).catch((caught: unknown) => caught);
+        expect(isSolError(error) && error.code).toBe("invalid_input");
+      }
+    });
+
+    it("the recent window is always the tail of the thread (property)", async () => {
+      const store = await harness.open();
+      let committed = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: 3 }),
+          fc.integer({ min: 0, max: 12 }),
+          async (more, limit) => {
+            await commitTurns(store, "prop", more, committed);
+            committed += more;
+            const expected = Array.from({ length: committed }, (_, i) => [
+              `u-prop-r${i}`,
+              `a-prop-r${i}`,
+            ]).flat();
+            const listed = await store.messages.listRecent(T, "prop", limit);
+            expect(listed.map((m) => m.messageId)).toEqual(
+              expected.slice(Math.max(0, expected.length - limit)),
+            );
+          },
+        ),
+        { numRuns: 20 },
+      );
+    });
+
+    it("round-trips any well-formed Unicode text and rejects NUL the same on every backend", async () => {
+      const store = await harness.open();
+      const content = "emoji 🧭 – accents é, CJK 漢字, quotes \" ' \\ and newline\nend";
+      await store.transmissions.claim(claimInput(T, "u1"));
+      await store.commitTurn(turnInput(T, "u1", 0, { userMessage: { messageId: "u-u1", content } }));
+      expect((await store.messages.listRecent(T, "thread-1", 2))[0]?.content).toBe(content);
+
+      await store.transmissions.claim(claimInput(T, "u2"));
+      const error = await store
+        .commitTurn(turnInput(T, "u2", 1, { userMessage: { messageId: "u-u2", content: "a\u0000b" } }))
+        .catch((caught: unknown) => caught);
+      expect(isSolError(error) && error.code).toBe("invalid_input");
+      expect(await store.messages.countInThread(T, "thread-1")).toBe(2);
+    });
+  });
+}

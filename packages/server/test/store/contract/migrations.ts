@@ -1,0 +1,138 @@
+import { isSolError } from "@solserver/core";
+import { type Kysely, sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import {
+  MIGRATIONS,
+  type Migration,
+  migrateStore,
+  type SqlSolStore,
+  verifyTraceChain,
+} from "../../../src/store/index.js";
+import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT } from "../fixtures/v1.js";
+import type { ContractOptions, Harness } from "./harness.js";
+
+const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
+
+async function schemaSnapshot(
+  store: SqlSolStore,
+): Promise<Record<string, { columns: string[]; nullable: string[] }>> {
+  let tables = await store.db.introspection.getTables();
+  if (store.kind === "postgres") {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
+    tables = tables.filter((table) => table.schema === rows[0]?.schema);
+  }
+  const snapshot: Record<string, { columns: string[]; nullable: string[] }> = {};
+  for (const table of tables) {
+    if (table.isView) continue;
+    const columns = table.columns.map((column) => column.name).sort();
+    const nullable = table.columns
+      .filter((column) => column.isNullable)
+      .map((column) => column.name)
+      .sort();
+    snapshot[table.name] = { columns, nullable };
+  }
+  return snapshot;
+}
+
+/** Migrations: forward-only, idempotent, safe to start twice at once, and v1 data survives. */
+export function migrationContract(harness: Harness, options: ContractOptions): void {
+  describe("migrations", () => {
+    it("applies every version to an empty database once; a second run is a no-op", async () => {
+      const store = await harness.open({ migrate: false });
+      expect(await store.migrate()).toEqual(ALL_VERSIONS);
+      expect(await store.migrate()).toEqual([]);
+      if (options.sharedUrl) {
+        expect(await migrateStore(harness.url)).toEqual([]);
+        const reopened = await harness.open();
+        expect(await reopened.migrate()).toEqual([]);
+      }
+    });
+
+    it("opening a store migrates it", async () => {
+      const store = await harness.open();
+      expect(await store.migrate()).toEqual([]);
+      expect(await store.transmissions.count()).toBe(0);
+    });
+
+    it("builds exactly the frozen v1 schema at version 1", async () => {
+      const store = await harness.open({ migrate: false });
+      expect(await store.migrate({ to: 1 })).toEqual([1]);
+      expect(await schemaSnapshot(store)).toEqual(V1_SCHEMA);
+    });
+
+    it("keeps data written by schema v1 readable after migrating to the latest version", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ to: 1 });
+      await seedV1(store.db as unknown as Kysely<unknown>);
+      expect(await store.migrate()).toEqual(ALL_VERSIONS.filter((version) => version > 1));
+
+      const tx = await store.transmissions.getByRequestId(V1_TENANT, "req-v1");
+      expect(tx).toMatchObject({ transmissionId: "tx-v1", status: "succeeded", packetId: "pk-v1" });
+      expect(tx?.deliveryAttempts).toEqual([
+        {
+          attemptId: "att-v1",
+          transmissionId: "tx-v1",
+          status: "succeeded",
+          startedAt: "2024-12-31T23:59:00.000Z",
+          endedAt: "2024-12-31T23:59:00.000Z",
+          latencyMs: 12.5,
+        },
+      ]);
+      expect((await store.messages.listRecent(V1_TENANT, "thread-v1", 10)).map((m) => m.content)).toEqual([
+        "v1 question",
+        "v1 answer",
+      ]);
+      expect(await store.mementos.get(V1_TENANT, "thread-v1")).toMatchObject({
+        memento: V1_MEMENTO,
+        version: 3,
+        turnsSincePersist: 2,
+      });
+      expect(await store.responses.get(V1_TENANT, "req-v1")).toEqual({
+        response: V1_RESPONSE,
+        bodyHash: "hash-v1",
+      });
+      const events = await store.traces.get(V1_TENANT, "run-v1");
+      expect(events).toEqual([V1_EVENT]);
+      expect(verifyTraceChain(events)).toBe(true);
+      // A v1 run keeps chaining after the upgrade.
+      const more = await store.traces.append(V1_TENANT, "run-v1", "tx-v1", [
+        { actor: "solserver", phase: "replay", status: "completed", metadata: {} },
+      ]);
+      expect(more[0]?.prevHash).toBe(V1_EVENT.hash);
+      expect(verifyTraceChain(await store.traces.get(V1_TENANT, "run-v1"))).toBe(true);
+    });
+
+    it("refuses a database migrated by newer code", async () => {
+      const store = await harness.open({ migrate: false });
+      const future: Migration = {
+        version: MIGRATIONS.length + 1,
+        name: "from_the_future",
+        async up(db) {
+          await db.schema.createTable("future_things").addColumn("id", "integer").execute();
+        },
+      };
+      await store.migrate({ migrations: [...MIGRATIONS, future] });
+      const error = await store.migrate().catch((caught: unknown) => caught);
+      expect(isSolError(error) && error.code).toBe("conflict");
+    });
+
+    it("refuses a migration list with a gap", async () => {
+      const store = await harness.open({ migrate: false });
+      const gap: Migration = { version: MIGRATIONS.length + 2, name: "gap", up: async () => {} };
+      const error = await store
+        .migrate({ migrations: [...MIGRATIONS, gap] })
+        .catch((caught: unknown) => caught);
+      expect(isSolError(error) && error.code).toBe("internal");
+      expect(await store.migrate()).toEqual(ALL_VERSIONS);
+    });
+
+    if (options.sharedUrl) {
+      it("two processes starting at once apply each version exactly once", async () => {
+        const stores = await Promise.all([1, 2, 3, 4].map(() => harness.open({ migrate: false })));
+        const results = await Promise.all(stores.map((store) => store.migrate()));
+        expect(results.flat().sort((a, b) => a - b)).toEqual(ALL_VERSIONS);
+        expect(results.filter((applied) => applied.length > 0)).toHaveLength(1);
+      });
+    }
+  });
+}

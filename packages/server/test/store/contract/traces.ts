@@ -1,0 +1,96 @@
+import type { TraceEvent, TraceEventDraft } from "@solserver/core";
+import { describe, expect, it } from "vitest";
+import { GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "../../../src/store/index.js";
+import { T0 } from "../support/samples.js";
+import type { ContractOptions, Harness } from "./harness.js";
+
+const T = "tenant-a";
+
+function draft(phase: string, extra: Partial<TraceEventDraft> = {}): TraceEventDraft {
+  return { actor: "solserver", phase, status: "completed", metadata: { phase }, ...extra };
+}
+
+/** TraceStore: sequenced, hash-chained, atomic appends that survive concurrency. */
+export function traceContract(harness: Harness, options: ContractOptions): void {
+  describe("traces", () => {
+    it("appends drafts as a SHA-256 chain starting at the genesis hash", async () => {
+      const store = await harness.open();
+      const events = await store.traces.append(T, "run", "tx1", [
+        draft("receive", {
+          actor: "solmobile",
+          status: "started",
+          summary: "packet in",
+          ts: "2025-01-01T00:00:00.000Z",
+        }),
+        draft("route", { metadata: { step: 1, nested: { b: [1, 2, { z: null }], a: "x" } } }),
+        draft("reply", { actor: "model", status: "warning" }),
+      ]);
+      expect(events.map((e) => e.seq)).toEqual([0, 1, 2]);
+      expect(events[0]?.prevHash).toBe(GENESIS_HASH);
+      expect(events[1]?.prevHash).toBe(events[0]?.hash);
+      expect(events[0]).toMatchObject({ traceRunId: "run", transmissionId: "tx1", summary: "packet in" });
+      expect(events[0]?.ts).toBe("2025-01-01T00:00:00.000Z");
+      // Without a ts in the draft the store stamps it from its clock.
+      expect(events[1]?.ts).toBe(T0);
+      expect("summary" in (events[1] as TraceEvent)).toBe(false);
+      for (const event of events) expect(event.hash).toBe(hashTraceEvent(event));
+      expect(verifyTraceChain(events)).toBe(true);
+      expect(await store.traces.get(T, "run")).toEqual(events);
+    });
+
+    it("continues the chain across appends and keeps runs apart", async () => {
+      const store = await harness.open();
+      const first = await store.traces.append(T, "run", null, [draft("a")]);
+      await store.traces.append(T, "other", null, [draft("x"), draft("y")]);
+      const second = await store.traces.append(T, "run", null, [draft("b"), draft("c")]);
+      expect(second.map((e) => e.seq)).toEqual([1, 2]);
+      expect(second[0]?.prevHash).toBe(first[0]?.hash);
+      const run = await store.traces.get(T, "run");
+      expect(run.map((e) => e.phase)).toEqual(["a", "b", "c"]);
+      expect(run[0]?.transmissionId).toBeNull();
+      expect(verifyTraceChain(run)).toBe(true);
+      expect(verifyTraceChain(await store.traces.get(T, "other"))).toBe(true);
+      expect(await store.traces.append(T, "run", null, [])).toEqual([]);
+      expect(await store.traces.get(T, "missing")).toEqual([]);
+    });
+
+    it("a stored chain detects tampering", async () => {
+      const store = await harness.open();
+      await store.traces.append(T, "run", null, [draft("a"), draft("b"), draft("c")]);
+      const run = await store.traces.get(T, "run");
+      const [a, b, c] = run as [TraceEvent, TraceEvent, TraceEvent];
+      expect(verifyTraceChain([a, { ...b, summary: "edited" }, c])).toBe(false);
+      expect(verifyTraceChain([a, { ...b, metadata: { phase: "B" } }, c])).toBe(false);
+      expect(verifyTraceChain([a, c])).toBe(false);
+      expect(verifyTraceChain([b, c])).toBe(false);
+      expect(verifyTraceChain([a, b])).toBe(true);
+    });
+
+    it("parallel appends to one run form one gap-free chain", async () => {
+      const stores = options.sharedUrl
+        ? await Promise.all([harness.open(), harness.open()])
+        : [await harness.open()];
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          stores[i % stores.length]!.traces.append(T, "busy", null, [draft(`w${i}-1`), draft(`w${i}-2`)]),
+        ),
+      );
+      const run = await stores[0]!.traces.get(T, "busy");
+      expect(run.map((e) => e.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      expect(verifyTraceChain(run)).toBe(true);
+      // Each append's two drafts stay adjacent: appends are atomic.
+      for (let i = 0; i < run.length; i += 2) {
+        expect(run[i + 1]?.phase).toBe(run[i]?.phase.replace(/-1$/, "-2"));
+      }
+    });
+
+    it("stores large appends in one go", async () => {
+      const store = await harness.open();
+      const drafts = Array.from({ length: 450 }, (_, i) => draft(`p${i}`));
+      await store.traces.append(T, "big", null, drafts);
+      const run = await store.traces.get(T, "big");
+      expect(run).toHaveLength(450);
+      expect(verifyTraceChain(run)).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { describe } from "vitest";
+import { actionContract } from "./contract/actions.js";
+import { agencyTaskContract } from "./contract/agency-tasks.js";
+import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
+import { commitTurnContract } from "./contract/commit-turn.js";
+import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
+import { useHarness } from "./contract/harness.js";
+import { mementoContract } from "./contract/mementos.js";
+import { messageContract } from "./contract/messages.js";
+import { migrationContract } from "./contract/migrations.js";
+import { tenancyContract } from "./contract/tenancy.js";
+import { traceContract } from "./contract/traces.js";
+import { transmissionContract } from "./contract/transmissions.js";
+
+export type { ContractDatabase, ContractOptions, MakeDatabase } from "./contract/harness.js";
+
+/**
+ * The one behaviour suite every SolStore backend must pass unchanged. `makeStore` returns a fresh,
+ * empty database per test; the contract opens stores on its URL.
+ */
+export function runStoreContract(name: string, makeStore: MakeDatabase, options: ContractOptions): void {
+  describe(`SolStore contract: ${name}`, () => {
+    const harness = useHarness(makeStore);
+    migrationContract(harness, options);
+    transmissionContract(harness, options);
+    messageContract(harness);
+    mementoContract(harness, options);
+    traceContract(harness, options);
+    commitTurnContract(harness);
+    tenancyContract(harness);
+    actionContract(harness, options);
+    checkpointSessionContract(harness, options);
+    agencyTaskContract(harness);
+  });
+}
