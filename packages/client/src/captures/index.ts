@@ -1,0 +1,3 @@
+export type { CaptureEvent, CaptureMachineState } from "./capture-machine.js";
+export { transitionCapture } from "./capture-machine.js";
+export type { CaptureOutput, CaptureProcessor } from "./capture-runner.js";

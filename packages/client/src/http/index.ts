@@ -1,0 +1,30 @@
+export type { FetchLike, ResolvedClientOptions, SolClientOptions } from "./options.js";
+export type {
+  ActionDeferral,
+  ActionExecution,
+  ActionState,
+  AgencyCounters,
+  CheckpointEvaluateInput,
+  CheckpointEvaluation,
+  CheckpointEventType,
+  DriveTickResult,
+  DriveWorld,
+  Health,
+  MementoWithEtag,
+  TaskList,
+  ThoughtInput,
+  ThoughtResult,
+  TraceRun,
+} from "./responses.js";
+export { parseRetryAfter } from "./retry-after.js";
+export type {
+  ChatInput,
+  ChatReply,
+  ChatStreamEvent,
+  MementoPrecondition,
+  ThreadFilter,
+} from "./sol-client.js";
+export { SolClient } from "./sol-client.js";
+export type { SseMessage } from "./sse.js";
+export { readSse, SseParser } from "./sse.js";
+export type { CallOptions } from "./transport.js";

@@ -1,0 +1,326 @@
+import type {
+  CalendarEventList,
+  ChatResponse,
+  ExecuteActionInput,
+  PacketInputBody,
+  ReminderList,
+  ThreadMementoV02,
+} from "@solserver/core";
+import {
+  ExecuteActionInput as ExecuteActionInputSchema,
+  PacketInput,
+  ThreadMementoV02 as ThreadMementoSchema,
+} from "@solserver/core";
+import { SolClientError } from "../errors.js";
+import { randomId } from "../ids.js";
+import type { SafeParser, Validator } from "../validate.js";
+import { describeIssues, fromSchema, isObject } from "../validate.js";
+import type { ResolvedClientOptions, SolClientOptions } from "./options.js";
+import { resolveClientOptions } from "./options.js";
+import type {
+  ActionDeferral,
+  ActionExecution,
+  ActionState,
+  AgencyCounters,
+  CheckpointEvaluateInput,
+  CheckpointEvaluation,
+  DriveTickResult,
+  DriveWorld,
+  Health,
+  MementoWithEtag,
+  TaskList,
+  ThoughtInput,
+  ThoughtResult,
+  TraceRun,
+} from "./responses.js";
+import { responses } from "./responses.js";
+import { readSse } from "./sse.js";
+import type { CallOptions } from "./transport.js";
+import { checkResponse, errorFromBody, Transport } from "./transport.js";
+
+/** A chat turn to send; `requestId` is generated when omitted (keep it to retry safely). */
+export type ChatInput = Omit<PacketInputBody, "requestId"> & { readonly requestId?: string };
+
+/** A chat response with whether the server replayed a stored one (header `idempotent-replayed`). */
+export interface ChatReply {
+  readonly response: ChatResponse;
+  readonly replayed: boolean;
+}
+
+/** What `chatStream` yields: text deltas as they arrive, then the whole response once. */
+export type ChatStreamEvent =
+  | { readonly type: "delta"; readonly text: string }
+  | { readonly type: "final"; readonly response: ChatResponse };
+
+/**
+ * The precondition of a memento write: `ifMatch` with the ETag last read (update), or
+ * `ifNoneMatch: "*"` to create the first memento of a thread.
+ */
+export type MementoPrecondition = { readonly ifMatch: string } | { readonly ifNoneMatch: "*" };
+
+/** Narrows a listing to one thread. */
+export interface ThreadFilter {
+  readonly threadId?: string;
+}
+
+const seg = encodeURIComponent;
+
+function checkInput<T>(schema: SafeParser<T>, value: unknown, what: string): void {
+  const result = fromSchema(schema)(value);
+  if (!result.ok) {
+    throw new SolClientError("invalid_input", `${what}: ${describeIssues(result.issues)}`, {
+      details: { issues: result.issues },
+      retryable: false,
+    });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The text of a `delta` event (`{ text }`); anything else breaks the contract. */
+function deltaText(data: unknown, what: string): string {
+  if (isObject(data) && typeof data.text === "string") return data.text;
+  throw new SolClientError("invalid_response", `${what}: a delta event must carry { text }.`, {
+    retryable: false,
+  });
+}
+
+/**
+ * A 409 `conflict` on `POST /v1/chat` means another request with this requestId is still being
+ * processed (not a different body, which is `idempotency_conflict`): retrying later gets its answer.
+ */
+function retryInProgressTurn(err: unknown): never {
+  if (
+    err instanceof SolClientError &&
+    err.status === 409 &&
+    err.serverCode === "conflict" &&
+    !err.retryable
+  ) {
+    throw new SolClientError(err.code, err.message, {
+      cause: err,
+      details: err.details,
+      status: 409,
+      serverCode: "conflict",
+      retryable: true,
+      ...(err.retryAfterMs === undefined ? {} : { retryAfterMs: err.retryAfterMs }),
+    });
+  }
+  throw err;
+}
+
+const listQuery = (filter: ThreadFilter): string =>
+  filter.threadId === undefined ? "" : `?thread_id=${encodeURIComponent(filter.threadId)}`;
+
+/** Typed client for every route of the SolServer HTTP API (api.md §3). */
+export class SolClient {
+  readonly options: ResolvedClientOptions;
+  private readonly transport: Transport;
+
+  constructor(options: SolClientOptions) {
+    this.options = resolveClientOptions(options);
+    this.transport = new Transport(this.options);
+  }
+
+  /** `POST /v1/chat`: one turn; the response is validated against ChatResponse. */
+  async chat(input: ChatInput, call?: CallOptions): Promise<ChatResponse> {
+    return (await this.chatWithMeta(input, call)).response;
+  }
+
+  /** `POST /v1/chat`, also telling whether the server replayed a stored response. */
+  async chatWithMeta(input: ChatInput, call?: CallOptions): Promise<ChatReply> {
+    const body = this.chatBody(input);
+    const reply = await this.transport
+      .json({ method: "POST", path: "/v1/chat", body, ...(call ? { call } : {}) }, responses.chat)
+      .catch(retryInProgressTurn);
+    return { response: reply.value, replayed: reply.headers.get("idempotent-replayed") === "true" };
+  }
+
+  /** `POST /v1/chat` with `Accept: text/event-stream`: yields `delta` events, then one `final`. */
+  async *chatStream(input: ChatInput, call?: CallOptions): AsyncGenerator<ChatStreamEvent, void, undefined> {
+    const body = this.chatBody(input);
+    const what = "POST /v1/chat (stream)";
+    const { response, scope } = await this.transport
+      .open({
+        method: "POST",
+        path: "/v1/chat",
+        body,
+        accept: "text/event-stream",
+        ...(call ? { call } : {}),
+      })
+      .catch(retryInProgressTurn);
+    try {
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.includes("text/event-stream") || response.body === null) {
+        // A server may answer a replay with the stored JSON instead of a stream.
+        const value = checkResponse(parseJson(await response.text()), responses.chat, what, response.status);
+        yield { type: "final", response: value };
+        return;
+      }
+      let final = false;
+      for await (const message of readSse(response.body, () => scope.rearm())) {
+        const data = parseJson(message.data);
+        if (message.event === "delta" && !final) {
+          yield { type: "delta", text: deltaText(data, what) };
+        } else if (message.event === "final" && !final) {
+          final = true;
+          yield { type: "final", response: checkResponse(data, responses.chat, what, response.status) };
+        } else if (message.event === "error") {
+          throw errorFromBody(message.data, what, undefined);
+        }
+      }
+      if (!final) {
+        throw new SolClientError("network_error", `${what}: the stream ended before the final event.`, {
+          retryable: true,
+        });
+      }
+    } catch (err) {
+      throw scope.toError(err);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  /** `GET /v1/threads/:threadId/memento`: the memento and its ETag, or null when there is none (404). */
+  async getMemento(threadId: string, call?: CallOptions): Promise<MementoWithEtag | null> {
+    try {
+      const reply = await this.transport.json(
+        { method: "GET", path: `/v1/threads/${seg(threadId)}/memento`, ...(call ? { call } : {}) },
+        responses.memento,
+      );
+      return { memento: reply.value, etag: this.etagOf(reply.headers, "GET memento") };
+    } catch (err) {
+      if (err instanceof SolClientError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * `PUT /v1/threads/:threadId/memento`: `{ ifMatch: etag }` updates, `{ ifNoneMatch: "*" }` creates.
+   * A stale tag (or creating one that exists) is a 412 `precondition_failed` error whose
+   * `details.currentEtag` names the stored version.
+   */
+  async putMemento(
+    threadId: string,
+    memento: ThreadMementoV02,
+    precondition: MementoPrecondition,
+    call?: CallOptions,
+  ): Promise<MementoWithEtag> {
+    checkInput(ThreadMementoSchema, memento, "memento");
+    const header: Record<string, string> =
+      "ifMatch" in precondition
+        ? { "if-match": precondition.ifMatch }
+        : { "if-none-match": precondition.ifNoneMatch };
+    const reply = await this.transport.json(
+      {
+        method: "PUT",
+        path: `/v1/threads/${seg(threadId)}/memento`,
+        body: memento,
+        headers: header,
+        ...(call ? { call } : {}),
+      },
+      responses.memento,
+    );
+    return { memento: reply.value, etag: this.etagOf(reply.headers, "PUT memento") };
+  }
+
+  /** `GET /v1/traces/:traceRunId`: the hash-chained events of one run. */
+  async getTrace(traceRunId: string, call?: CallOptions): Promise<TraceRun> {
+    return this.get(`/v1/traces/${seg(traceRunId)}`, responses.traceRun, call);
+  }
+
+  /** `GET /v1/actions/:actionId`. */
+  async getAction(actionId: string, call?: CallOptions): Promise<ActionState> {
+    return this.get(`/v1/actions/${seg(actionId)}`, responses.actionState, call);
+  }
+
+  /** `POST /v1/actions/execute`: runs an approved action at most once; the same request_id replays. */
+  async executeAction(input: ExecuteActionInput, call?: CallOptions): Promise<ActionExecution> {
+    checkInput(ExecuteActionInputSchema, input, "executeAction input");
+    return this.post("/v1/actions/execute", input, responses.actionExecution, call);
+  }
+
+  /** `POST /v1/actions/:actionId/defer` ("Not now"). */
+  async deferAction(actionId: string, call?: CallOptions): Promise<ActionDeferral> {
+    return this.post(`/v1/actions/${seg(actionId)}/defer`, {}, responses.actionDeferral, call);
+  }
+
+  /** `GET /v1/reminders[?thread_id=]`: reminders created by approved actions, oldest first. */
+  async listReminders(filter: ThreadFilter = {}, call?: CallOptions): Promise<ReminderList> {
+    return this.get(`/v1/reminders${listQuery(filter)}`, responses.reminders, call);
+  }
+
+  /** `GET /v1/calendar/events[?thread_id=]`: calendar events created by approved actions. */
+  async listCalendarEvents(filter: ThreadFilter = {}, call?: CallOptions): Promise<CalendarEventList> {
+    return this.get(`/v1/calendar/events${listQuery(filter)}`, responses.calendarEvents, call);
+  }
+
+  /** `POST /v1/checkpoints/evaluate`. */
+  async evaluateCheckpoint(
+    input: CheckpointEvaluateInput,
+    call?: CallOptions,
+  ): Promise<CheckpointEvaluation> {
+    return this.post("/v1/checkpoints/evaluate", input, responses.checkpointEvaluation, call);
+  }
+
+  /** `POST /v1/thoughts`. */
+  async postThought(input: ThoughtInput, call?: CallOptions): Promise<ThoughtResult> {
+    return this.post("/v1/thoughts", input, responses.thought, call);
+  }
+
+  /** `POST /v1/agency/drive-tick`. */
+  async driveTick(input: { readonly world: DriveWorld }, call?: CallOptions): Promise<DriveTickResult> {
+    return this.post("/v1/agency/drive-tick", input, responses.driveTick, call);
+  }
+
+  /** `GET /v1/tasks?status=`. */
+  async listTasks(filter: { readonly status?: string } = {}, call?: CallOptions): Promise<TaskList> {
+    const query = filter.status === undefined ? "" : `?status=${seg(filter.status)}`;
+    return this.get(`/v1/tasks${query}`, responses.taskList, call);
+  }
+
+  /** `GET /v1/agency/counters`. */
+  async getCounters(call?: CallOptions): Promise<AgencyCounters> {
+    return this.get("/v1/agency/counters", responses.counters, call);
+  }
+
+  /** `GET /healthz`. */
+  async healthz(call?: CallOptions): Promise<Health> {
+    return this.get("/healthz", responses.health, call);
+  }
+
+  private chatBody(input: ChatInput): PacketInputBody {
+    const body: PacketInputBody = { ...input, requestId: input.requestId ?? randomId("req") };
+    checkInput(PacketInput, body, "chat input");
+    return body;
+  }
+
+  private etagOf(headers: Headers, what: string): string {
+    const etag = headers.get("etag");
+    if (etag === null || etag.length === 0) {
+      throw new SolClientError("invalid_response", `${what}: the response has no ETag header.`, {
+        retryable: false,
+      });
+    }
+    return etag;
+  }
+
+  private async get<T>(path: string, validator: Validator<T>, call?: CallOptions): Promise<T> {
+    return (await this.transport.json({ method: "GET", path, ...(call ? { call } : {}) }, validator)).value;
+  }
+
+  private async post<T>(
+    path: string,
+    body: unknown,
+    validator: Validator<T>,
+    call?: CallOptions,
+  ): Promise<T> {
+    return (await this.transport.json({ method: "POST", path, body, ...(call ? { call } : {}) }, validator))
+      .value;
+  }
+}

@@ -1,0 +1,2 @@
+export type { FileQueueStoreOptions } from "./file-store.js";
+export { FileQueueStore } from "./file-store.js";

@@ -1,0 +1,81 @@
+import type { IdGenerator, PacketInputBody, Result } from "@solserver/core";
+import { ok, PacketInput } from "@solserver/core";
+import type { CaptureRecord, LocalMessage, QueuedTransmission } from "../records.js";
+import { fromSchema } from "../validate.js";
+
+/** An attachment of a message; `source` must be JSON (a URI, a file name, inline text...). */
+export interface CaptureInput {
+  readonly kind: string;
+  readonly source: unknown;
+}
+
+/** A message to send: the fields of PacketInput (requestId generated when omitted) plus attachments. */
+export type EnqueueInput = Omit<PacketInputBody, "requestId"> & {
+  readonly requestId?: string;
+  readonly attachments?: readonly CaptureInput[];
+};
+
+/** The records one enqueued message creates. */
+export interface EnqueueRecords {
+  readonly message: LocalMessage;
+  readonly captures: readonly CaptureRecord[];
+  readonly transmission: QueuedTransmission;
+}
+
+const validPacket = fromSchema(PacketInput);
+
+/** Builds the local message, its pending captures and its queued transmission, or the input's issues. */
+export function buildEnqueueRecords(
+  input: EnqueueInput,
+  seq: number,
+  nowMs: number,
+  ids: IdGenerator,
+): Result<EnqueueRecords> {
+  const { attachments = [], requestId = ids("req"), ...fields } = input;
+  const packet: PacketInputBody = { ...fields, requestId, packetId: fields.packetId ?? ids("pkt") };
+  const checked = validPacket(packet);
+  if (!checked.ok) return checked;
+  const now = new Date(nowMs).toISOString();
+  const transmissionId = ids("tx");
+  const messageId = ids("msg");
+  const captures: CaptureRecord[] = attachments.map((a) => ({
+    captureId: ids("cap"),
+    messageId,
+    threadId: fields.threadId,
+    kind: a.kind,
+    source: a.source,
+    status: "pending",
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  return ok({
+    message: {
+      messageId,
+      threadId: fields.threadId,
+      role: "user",
+      content: fields.message,
+      createdAt: now,
+      transmissionId,
+      captureIds: captures.map((c) => c.captureId),
+    },
+    captures,
+    transmission: {
+      transmissionId,
+      type: "chat",
+      requestId,
+      status: "queued",
+      ...(packet.packetId === undefined ? {} : { packetId: packet.packetId }),
+      deliveryAttempts: [],
+      threadId: fields.threadId,
+      localMessageId: messageId,
+      packet,
+      seq,
+      createdAt: now,
+      updatedAt: now,
+      failuresInRound: 0,
+      nextAttemptAt: null,
+      lastError: null,
+    },
+  });
+}

@@ -1,0 +1,10 @@
+export type { BackoffConfig } from "./backoff.js";
+export { backoffProblems, DEFAULT_BACKOFF, retryDelayMs } from "./backoff.js";
+export type { CaptureInput, EnqueueInput, EnqueueRecords } from "./enqueue-records.js";
+export { buildEnqueueRecords } from "./enqueue-records.js";
+export type { SendChat, TransmissionQueueOptions } from "./queue-options.js";
+export type { QueueChange, QueueListener } from "./queue-state.js";
+export type { TransmissionEvent, TransmissionMachineState } from "./transmission-machine.js";
+export { INTERRUPTED_ERROR_CODE, transition } from "./transmission-machine.js";
+export type { EnqueueResult } from "./transmission-queue.js";
+export { TransmissionQueue } from "./transmission-queue.js";

@@ -1,0 +1,5 @@
+export type { IndexedDbQueueStoreOptions } from "./indexeddb-store.js";
+export { IndexedDbQueueStore } from "./indexeddb-store.js";
+export { MemoryQueueStore } from "./memory-store.js";
+export type { QueueStore } from "./queue-store.js";
+export { migrateQueueSnapshot, UNSUPPORTED_FORMAT } from "./snapshot-format.js";

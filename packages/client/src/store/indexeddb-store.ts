@@ -1,0 +1,110 @@
+import type { Issue } from "@solserver/core";
+import { SolError } from "@solserver/core";
+import type { QueueSnapshot } from "../records.js";
+import type { QueueStore } from "./queue-store.js";
+import { migrateQueueSnapshot, UNSUPPORTED_FORMAT } from "./snapshot-format.js";
+
+export interface IndexedDbQueueStoreOptions {
+  readonly dbName?: string;
+  readonly storeName?: string;
+  readonly key?: string;
+  /** Defaults to `globalThis.indexedDB`. */
+  readonly indexedDB?: IDBFactory;
+  /** Called when the stored value is unreadable; it is kept under another key and the queue starts empty. */
+  readonly onCorrupt?: (info: { readonly keptAs: string; readonly issues: readonly Issue[] }) => void;
+}
+
+const DEFAULTS = { dbName: "solserver-client", storeName: "queue", key: "snapshot" } as const;
+
+function done(request: IDBRequest): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function committed(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error("IndexedDB transaction aborted"));
+  });
+}
+
+/** Browser store: the whole snapshot is one record, replaced in one strict-durability transaction. */
+export class IndexedDbQueueStore implements QueueStore {
+  private readonly options: Required<Omit<IndexedDbQueueStoreOptions, "onCorrupt" | "indexedDB">> &
+    IndexedDbQueueStoreOptions;
+  private db: Promise<IDBDatabase> | null = null;
+
+  constructor(options: IndexedDbQueueStoreOptions = {}) {
+    this.options = Object.freeze({ ...DEFAULTS, ...options });
+  }
+
+  /** Reads and migrates the stored snapshot; an unreadable one is set aside (see onCorrupt). */
+  async load(): Promise<QueueSnapshot | null> {
+    const db = await this.open();
+    const { storeName, key } = this.options;
+    const raw = await done(db.transaction(storeName, "readonly").objectStore(storeName).get(key));
+    if (raw === undefined) return null;
+    const result = migrateQueueSnapshot(raw);
+    if (result.ok) return result.value;
+    if (result.issues.some((i) => i.code === UNSUPPORTED_FORMAT)) {
+      throw new SolError("conflict", "The stored queue was written by a newer SDK.", {
+        details: result.issues,
+      });
+    }
+    const keptAs = `${key}.corrupt.${Date.now()}`;
+    const tx = db.transaction(storeName, "readwrite");
+    tx.objectStore(storeName).put(raw, keptAs);
+    tx.objectStore(storeName).delete(key);
+    await committed(tx);
+    this.options.onCorrupt?.({ keptAs, issues: result.issues });
+    return null;
+  }
+
+  /** Replaces the stored snapshot; resolves once the transaction committed. */
+  async save(snapshot: QueueSnapshot): Promise<void> {
+    const db = await this.open();
+    const { storeName, key } = this.options;
+    const tx = db.transaction(storeName, "readwrite", { durability: "strict" });
+    tx.objectStore(storeName).put(snapshot, key);
+    await committed(tx);
+  }
+
+  /** Closes the database connection. */
+  async close(): Promise<void> {
+    const db = this.db;
+    this.db = null;
+    if (db) (await db).close();
+  }
+
+  private open(): Promise<IDBDatabase> {
+    if (this.db) return this.db;
+    const factory = this.options.indexedDB ?? globalThis.indexedDB;
+    if (factory === undefined) {
+      return Promise.reject(new SolError("unavailable", "IndexedDB is not available here."));
+    }
+    const { dbName, storeName } = this.options;
+    this.db = new Promise<IDBDatabase>((resolve, reject) => {
+      const request = factory.open(dbName, 1);
+      request.onupgradeneeded = () => {
+        if (!request.result.objectStoreNames.contains(storeName)) request.result.createObjectStore(storeName);
+      };
+      request.onsuccess = () => {
+        const db = request.result;
+        // Another tab upgrading the database: let it, and reopen on the next call.
+        db.onversionchange = () => {
+          db.close();
+          this.db = null;
+        };
+        resolve(db);
+      };
+      request.onerror = () => reject(request.error);
+    });
+    this.db.catch(() => {
+      this.db = null;
+    });
+    return this.db;
+  }
+}
