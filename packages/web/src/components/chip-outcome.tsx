@@ -1,0 +1,69 @@
+import type { ActionNeeded } from "@solserver/core";
+import type { ChipState } from "../chip/chip-state.js";
+import { pendingLabel, receiptPillLabel } from "../chip/receipt-label.js";
+import { ChipHeader } from "./chip-header.js";
+
+/** State C: approved, the execution is running; the decision buttons are gone. */
+export function ChipPending({ action }: { action: ActionNeeded }) {
+  return (
+    <>
+      <ChipHeader label={action.action_label} />
+      <p class="chip-status" role="status">
+        <span class="chip-approved">Approved</span>
+        <span class="spinner" aria-hidden="true" />
+        <span>{pendingLabel(action.action_kind)}</span>
+      </p>
+    </>
+  );
+}
+
+/** State D: one "Done:" line and the small receipt pill. */
+export function ChipSucceeded({ action, chip }: { action: ActionNeeded; chip: ChipState }) {
+  return (
+    <>
+      <p class="chip-done" role="status">
+        Done: {chip.receipt}
+      </p>
+      <span class="pill pill-ok">
+        {receiptPillLabel(action.action_kind)} <span aria-hidden="true">✓</span>
+      </span>
+    </>
+  );
+}
+
+export interface ChipFailedProps {
+  readonly action: ActionNeeded;
+  readonly chip: ChipState;
+  onRetry(): void;
+  onDismiss(): void;
+}
+
+/** State E: a one-line human reason, Retry and Dismiss. */
+export function ChipFailed({ action, chip, onRetry, onDismiss }: ChipFailedProps) {
+  return (
+    <>
+      <ChipHeader label={action.action_label} />
+      <p class="chip-failed" role="alert">
+        Failed: {chip.reason}
+      </p>
+      <div class="chip-actions">
+        <button type="button" class="btn btn-primary" onClick={onRetry}>
+          Retry
+        </button>
+        <button type="button" class="btn" onClick={onDismiss}>
+          Dismiss
+        </button>
+      </div>
+    </>
+  );
+}
+
+/** "Not now" and "Dismiss" leave a small receipt so the decision stays visible in the thread. */
+export function ChipClosed({ action, chip }: { action: ActionNeeded; chip: ChipState }) {
+  const word = chip.phase === "deferred" ? "Deferred" : "Dismissed";
+  return (
+    <span class="pill pill-muted" role="status">
+      {word}: {action.action_label}
+    </span>
+  );
+}

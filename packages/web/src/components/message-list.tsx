@@ -1,0 +1,54 @@
+import { useEffect, useRef } from "preact/hooks";
+import { useAppEnv } from "../hooks/app-context.js";
+import { useThread } from "../hooks/use-thread.js";
+import { AssistantMessage } from "./assistant-message.js";
+import { UserMessage } from "./user-message.js";
+
+/** Within this distance of the bottom the list follows new messages. */
+const STICK_PX = 120;
+
+/** The scrolling list of one thread's messages; follows new ones while the reader is at the bottom. */
+export function MessageList({ threadId, onTrace }: { threadId: string; onTrace(traceRunId: string): void }) {
+  const { activity } = useAppEnv();
+  const items = useThread(threadId);
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (el === null) return;
+    const track = () => {
+      atBottom.current = el.scrollHeight - el.clientHeight - el.scrollTop < STICK_PX;
+    };
+    el.addEventListener("scroll", track, { passive: true });
+    const stop = activity.watchScroll(el);
+    return () => {
+      el.removeEventListener("scroll", track);
+      stop();
+    };
+  }, [activity]);
+
+  const last = items.at(-1);
+  const tail = `${items.length}:${last?.transmission?.status ?? ""}`;
+  useEffect(() => {
+    if (scroller.current && atBottom.current) activity.scrollToEnd(scroller.current);
+  }, [tail, threadId, activity]);
+
+  return (
+    <div class="scroller" ref={scroller}>
+      {items.length === 0 ? (
+        <p class="empty">Say hello, or try “remind me to call the bank tomorrow at 9”.</p>
+      ) : (
+        <ol class="messages" aria-label="Messages">
+          {items.map((item) =>
+            item.message.role === "user" ? (
+              <UserMessage key={item.message.messageId} item={item} />
+            ) : (
+              <AssistantMessage key={item.message.messageId} item={item} onTrace={onTrace} />
+            ),
+          )}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useState } from "preact/hooks";
+import { useAppEnv } from "../hooks/app-context.js";
+import { formatOffset, type TraceRow, traceRows } from "../trace/trace-rows.js";
+
+type Load = { kind: "loading" } | { kind: "ready"; rows: TraceRow[] } | { kind: "error"; message: string };
+
+/** A turn's trace as a timeline of phases (`GET /v1/traces/:traceRunId`). */
+export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose(): void }) {
+  const { session } = useAppEnv();
+  const [load, setLoad] = useState<Load>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setLoad({ kind: "loading" });
+    session.getTrace(traceRunId).then(
+      (run) => live && setLoad({ kind: "ready", rows: traceRows(run.events) }),
+      (err: unknown) =>
+        live && setLoad({ kind: "error", message: err instanceof Error ? err.message : String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [session, traceRunId, attempt]);
+
+  return (
+    <aside class="panel trace" role="dialog" aria-label="Trace of this turn">
+      <header class="panel-head">
+        <h2>Trace</h2>
+        <code class="trace-id">{traceRunId}</code>
+        <button type="button" class="btn btn-small" onClick={onClose}>
+          Close
+        </button>
+      </header>
+      {load.kind === "loading" && <p role="status">Loading trace…</p>}
+      {load.kind === "error" && (
+        <div class="send-error" role="alert">
+          <span>{load.message}</span>
+          <button type="button" class="btn btn-small" onClick={() => setAttempt((n) => n + 1)}>
+            Retry
+          </button>
+        </div>
+      )}
+      {load.kind === "ready" && (
+        <ol class="timeline">
+          {load.rows.map((row) => (
+            <li key={row.seq} class={`tl tl--${row.status}`}>
+              <span class="tl-seq">#{row.seq}</span>
+              <span class="tl-phase">{row.phase}</span>
+              <span class={`tl-status tl-status--${row.status}`}>{row.status}</span>
+              <span class="tl-time">{formatOffset(row.offsetMs)}</span>
+              {row.summary && <span class="tl-summary">{row.summary}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </aside>
+  );
+}

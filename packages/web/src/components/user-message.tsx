@@ -1,0 +1,12 @@
+import type { ThreadItem } from "../hooks/use-thread.js";
+import { TransmissionStatus } from "./transmission-status.js";
+
+/** A message the user wrote, with its delivery state. */
+export function UserMessage({ item }: { item: ThreadItem }) {
+  return (
+    <li class="msg msg-user" data-message-id={item.message.messageId}>
+      <p class="msg-body">{item.message.content}</p>
+      {item.transmission && <TransmissionStatus transmission={item.transmission} />}
+    </li>
+  );
+}

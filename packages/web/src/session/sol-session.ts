@@ -1,0 +1,84 @@
+import {
+  type ActionExecution,
+  type ActionState,
+  IndexedDbQueueStore,
+  MemoryQueueStore,
+  type QueueStore,
+  randomId,
+  SolClient,
+  type TraceRun,
+  TransmissionQueue,
+} from "@solserver/client";
+
+/** The web client's only door to the server: the SDK's SolClient and TransmissionQueue. */
+export interface SolSession {
+  readonly queue: TransmissionQueue;
+  /** False when IndexedDB was unavailable and messages live in memory only. */
+  readonly durable: boolean;
+  /** Changes the API key for every later request (queued messages included). */
+  setApiKey(apiKey: string | null): void;
+  /** Queues a chat message; it appears at once and is delivered with retries. */
+  send(threadId: string, message: string): void;
+  /** Sends a failed message again (same requestId, fresh attempt budget). */
+  retrySend(transmissionId: string): Promise<void>;
+  executeAction(actionId: string, requestId: string): Promise<ActionExecution>;
+  getAction(actionId: string): Promise<ActionState>;
+  getTrace(traceRunId: string): Promise<TraceRun>;
+  /** A fresh request_id for an execute attempt. */
+  newRequestId(): string;
+}
+
+export interface SolSessionOptions {
+  readonly apiKey: string | null;
+  /** Server origin; "" is the page's own origin. */
+  readonly baseUrl?: string;
+  readonly appVersion?: string;
+}
+
+function makeClient(baseUrl: string, apiKey: string | null): SolClient {
+  return new SolClient({ baseUrl, ...(apiKey ? { apiKey } : {}) });
+}
+
+async function openStore(): Promise<{ store: QueueStore; durable: boolean }> {
+  const store = new IndexedDbQueueStore({ dbName: "solserver-web" });
+  try {
+    await store.load();
+    return { store, durable: true };
+  } catch {
+    // Private windows and locked-down browsers: keep chatting, without surviving a reload.
+    return { store: new MemoryQueueStore(), durable: false };
+  }
+}
+
+/** Opens the local queue store, starts the queue and returns the session. */
+export async function openSolSession(options: SolSessionOptions): Promise<SolSession> {
+  const baseUrl = options.baseUrl ?? "";
+  let client = makeClient(baseUrl, options.apiKey);
+  const { store, durable } = await openStore();
+  const queue = new TransmissionQueue({
+    send: (packet, { signal }) => client.chat(packet, { signal }),
+    store,
+    // A few quick tries, then the message shows as failed with a Retry button.
+    maxAttempts: 3,
+    backoff: { baseMs: 800, maxMs: 5_000 },
+    onError: (err) => console.error("[sol] queue:", err),
+  });
+  await queue.start();
+  const meta = { client: "solserver-web", ...(options.appVersion ? { appVersion: options.appVersion } : {}) };
+  return {
+    queue,
+    durable,
+    setApiKey(apiKey) {
+      client = makeClient(baseUrl, apiKey);
+    },
+    send(threadId, message) {
+      queue.enqueue({ threadId, message, meta });
+    },
+    retrySend: (transmissionId) => queue.retry(transmissionId),
+    executeAction: (actionId, requestId) =>
+      client.executeAction({ action_id: actionId, request_id: requestId }),
+    getAction: (actionId) => client.getAction(actionId),
+    getTrace: (traceRunId) => client.getTrace(traceRunId),
+    newRequestId: () => randomId("req"),
+  };
+}

@@ -1,0 +1,2 @@
+export * from "./local-json.js";
+export * from "./local-settings.js";

@@ -1,0 +1,2 @@
+export * from "./telemetry.js";
+export * from "./telemetry-store.js";

@@ -1,0 +1,1 @@
+export * from "./trace-rows.js";
