@@ -1,0 +1,517 @@
+#!/usr/bin/env node
+// Side-by-side gateway benchmark on one machine, in one run, loopback only. A scripted OpenAI-compatible
+// upstream (own process) answers every call; three paths are then loaded in turn with autocannon at the
+// same concurrency and duration:
+//   (a) straight to the upstream's /v1/chat/completions
+//   (b) SolServer's OpenAI facade: SQLite file store, the full turn pipeline, the `openai` provider -> upstream
+//   (c) the Portkey gateway (@portkey-ai/gateway, --headless) with x-portkey-provider: openai and
+//       x-portkey-custom-host: <upstream>/v1
+// SolServer and Portkey each run in their own child process; their RSS is sampled from /proc during the run
+// and their CPU time per request is read from /proc (robust on a busy machine, where req/s is not).
+// With --rounds N the three paths are measured N times in turn and the median row of each is reported.
+// Imports the BUILT server (run `npm run bench:gateway`, which builds first).
+//   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
+//                                  [--upstream-delay-ms 0] [--json]
+import { execFileSync, fork, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(import.meta.url);
+const repo = resolve(dirname(here), "..");
+const serverDist = join(repo, "packages/server/dist/index.js");
+const args = process.argv.slice(2);
+const role = argValue("--role");
+/** Kernel clock ticks per second, read once (for /proc CPU times). */
+let clockTicks;
+
+function argValue(name) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+function numberArg(name, fallback) {
+  const raw = argValue(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number`);
+  return value;
+}
+
+/** One line per turn: a short, ordinary request that the router decides deterministically. */
+const PROMPT = "Give me three ideas for a healthy lunch.";
+const MODEL = "bench-model";
+
+// ---------------------------------------------------------------- child roles
+
+/** Tells the parent (IPC) where a child role listens; prints it when started by hand. */
+function announce(url) {
+  if (process.send) process.send({ type: "ready", url });
+  else console.log(url);
+}
+
+if (role === "upstream") {
+  const { startScriptedUpstream, echoEnvelope } = await import(serverDist);
+  const delayMs = numberArg("--upstream-delay-ms", 0);
+  const upstream = await startScriptedUpstream({
+    host: "127.0.0.1",
+    record: false,
+    fallback: (request) => ({ kind: "json", body: echoEnvelope(request), delayMs }),
+  });
+  process.on("message", async (msg) => {
+    if (msg?.type === "count") process.send({ type: "count", value: upstream.requestCount });
+    if (msg?.type === "close") {
+      await upstream.close();
+      process.exit(0);
+    }
+  });
+  announce(upstream.url);
+} else if (role === "sol") {
+  const { createSolServer, loadConfig } = await import(serverDist);
+  const server = await createSolServer(loadConfig({ env: process.env }), { logger: false });
+  const url = await server.listen();
+  // A clean exit on SIGTERM too, so `--cpu-prof` runs of this role write their profile.
+  process.once("SIGTERM", () => server.close().then(() => process.exit(0)));
+  process.on("message", async (msg) => {
+    if (msg?.type === "stats") {
+      process.send({ type: "stats", transmissions: await server.store.transmissions.count() });
+    }
+    if (msg?.type === "close") {
+      await server.close();
+      process.exit(0);
+    }
+  });
+  announce(url);
+} else {
+  await main();
+}
+
+// ---------------------------------------------------------------- orchestration
+
+async function main() {
+  if (!existsSync(serverDist)) throw new Error(`${serverDist} is missing: run \`npm run build\` first`);
+  const require = createRequire(join(repo, "packages/server/package.json"));
+  const autocannon = require("autocannon");
+  const portkeyBin = join(
+    dirname(require.resolve("@portkey-ai/gateway/package.json")),
+    "build/start-server.js",
+  );
+  const opts = {
+    connections: numberArg("--connections", 50),
+    duration: numberArg("--duration", 10),
+    warmup: numberArg("--warmup", 3),
+    rounds: Math.max(1, Math.floor(numberArg("--rounds", 1))),
+    upstreamDelayMs: numberArg("--upstream-delay-ms", 0),
+  };
+  const asJson = args.includes("--json");
+  const log = (line) => {
+    if (!asJson) console.error(line);
+  };
+  const body = JSON.stringify({ model: MODEL, messages: [{ role: "user", content: PROMPT }] });
+  const children = [];
+  const tmp = mkdtempSync(join(tmpdir(), "sol-bench-gateway-"));
+  const cleanup = () => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  process.on("exit", cleanup);
+  process.on("SIGINT", () => process.exit(130));
+
+  const upstream = await startChild([
+    "--role",
+    "upstream",
+    "--upstream-delay-ms",
+    String(opts.upstreamDelayMs),
+  ]);
+  children.push(upstream.child);
+  const upstreamCount = () => ask(upstream.child, { type: "count" }, "count").then((m) => m.value);
+  log(`upstream: ${upstream.url} (delay ${opts.upstreamDelayMs} ms)`);
+
+  // (b) SolServer's facade in its own process: SQLite file store, full pipeline, openai provider.
+  const sol = await startChild(["--role", "sol"], {
+    SOL_HOST: "127.0.0.1",
+    SOL_PORT: "0",
+    SOL_DB_URL: `sqlite:${join(tmp, "sol.db")}`,
+    SOL_LLM: "openai",
+    SOL_LLM_BASE_URL: upstream.url,
+    SOL_LLM_MODEL: MODEL,
+    SOL_LLM_MAX_RETRIES: "0",
+    SOL_RATE_LIMIT_PER_MIN: "0",
+    SOL_LOG_LEVEL: "silent",
+    NODE_ENV: "production",
+  });
+  children.push(sol.child);
+
+  // (c) the Portkey gateway in its own process (it listens on every interface; we only send to 127.0.0.1).
+  const port = await freePort();
+  const portkey = spawn(process.execPath, [portkeyBin, "--headless", `--port=${port}`], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  children.push(portkey);
+  const portkeyUrl = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${portkeyUrl}/`, portkey);
+
+  const paths = [
+    { key: "a", label: "upstream direct", url: `${upstream.url}/chat/completions`, headers: {}, pid: null },
+    {
+      key: "b",
+      label: "SolServer facade (SQLite file, full pipeline)",
+      url: `${sol.url}/v1/chat/completions`,
+      // Every request is a fresh turn: a unique idempotency key per request, one thread per connection.
+      headers: { "idempotency-key": "bench-[<id>]" },
+      pid: sol.child.pid,
+      threadPerConnection: true,
+    },
+    {
+      key: "c",
+      label: "Portkey gateway (headless)",
+      url: `${portkeyUrl}/v1/chat/completions`,
+      headers: { "x-portkey-provider": "openai", "x-portkey-custom-host": upstream.url },
+      pid: portkey.pid,
+    },
+  ];
+  const ctx = { autocannon, opts, body, log, upstreamCount, upstreamPid: upstream.child.pid };
+  const rounds = [];
+  for (let round = 1; round <= opts.rounds; round++) {
+    const rows = [];
+    for (const path of paths) rows.push(await measure(path, round, ctx));
+    rounds.push(rows);
+  }
+  const results = paths.map((_, i) => medianRow(rounds.map((rows) => rows[i])));
+  const sentToSol = rounds.reduce((sum, rows) => sum + rows[1].sent + rows[1].warmupSent, 0);
+  const storedTurns = (await ask(sol.child, { type: "stats" }, "stats")).transmissions;
+  portkey.kill("SIGTERM");
+  await stopChild(sol.child);
+  await ask(upstream.child, { type: "close" }, null).catch(() => undefined);
+
+  const [a, b, c] = results;
+  const report = {
+    machine: { cpus: cpuCount(), node: process.version, platform: process.platform, loadavg: loadAverage() },
+    settings: {
+      ...opts,
+      prompt: PROMPT,
+      solThreads: "one thread per connection, a unique idempotency key per request",
+    },
+    results,
+    rounds: opts.rounds > 1 ? rounds : undefined,
+    // Every request sent to SolServer (warm-ups, measured runs and the one check) must be a stored turn.
+    solStore: { storedTurns, requestsSent: sentToSol + 1 },
+    ratios: {
+      throughput_b_over_a: round(b.reqPerSec / a.reqPerSec, 3),
+      throughput_b_over_c: round(b.reqPerSec / c.reqPerSec, 3),
+      p99_b_over_a: round(b.p99Ms / a.p99Ms, 3),
+      p99_b_over_c: round(b.p99Ms / c.p99Ms, 3),
+      cpu_per_request_b_over_c:
+        b.gatewayCpuMsPerReq && c.gatewayCpuMsPerReq
+          ? round(b.gatewayCpuMsPerReq / c.gatewayCpuMsPerReq, 3)
+          : null,
+    },
+  };
+  if (asJson) console.log(JSON.stringify(report, null, 2));
+  else printReport(report);
+  process.exit(0);
+}
+
+/** Warm-up then one measured autocannon run of `path`, with RSS samples and CPU time of its process. */
+async function measure(path, roundNo, ctx) {
+  const { autocannon, opts, body, log, upstreamCount } = ctx;
+  const headers = { "content-type": "application/json", authorization: "Bearer bench", ...path.headers };
+  if (roundNo === 1) await checkOnce(path.url, headers, body, path.label);
+  let runNo = 0;
+  const run = (duration) => {
+    runNo += 1;
+    let conn = 0;
+    const tag = `${path.key}${roundNo}-${runNo}`;
+    return autocannon({
+      url: path.url,
+      method: "POST",
+      body,
+      headers,
+      connections: opts.connections,
+      duration,
+      idReplacement: true,
+      ...(path.threadPerConnection
+        ? {
+            setupClient: (client) => {
+              conn += 1;
+              client.setHeaders({ ...headers, "x-sol-thread-id": `bench-${tag}-c${conn}` });
+            },
+          }
+        : {}),
+    });
+  };
+  const roundLabel = opts.rounds > 1 ? ` round ${roundNo}/${opts.rounds}` : "";
+  log(`(${path.key}) ${path.label}${roundLabel}: warm-up ${opts.warmup}s`);
+  const warm = opts.warmup > 0 ? await run(opts.warmup) : null;
+  await settle(upstreamCount);
+  const callsBefore = await upstreamCount();
+  const cpuBefore = path.pid === null ? null : readCpuMs(path.pid);
+  const upstreamCpuBefore = readCpuMs(ctx.upstreamPid);
+  const sampler = path.pid === null ? null : sampleRss(path.pid);
+  log(
+    `(${path.key}) ${path.label}${roundLabel}: measuring ${opts.duration}s at ${opts.connections} connections`,
+  );
+  const result = await run(opts.duration);
+  const rss = sampler?.stop() ?? null;
+  // Requests still in flight when the run stops finish at the gateway; count them before reading CPU.
+  await settle(upstreamCount);
+  const cpu = cpuBefore === null ? null : readCpuMs(path.pid) - cpuBefore;
+  const upstreamCpu = readCpuMs(ctx.upstreamPid) - upstreamCpuBefore;
+  const calls = (await upstreamCount()) - callsBefore;
+  const sent = result.requests.sent;
+  return {
+    path: path.key,
+    label: path.label,
+    reqPerSec: round(result.requests.average, 1),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    meanMs: round(result.latency.average, 2),
+    sent,
+    ok2xx: result["2xx"],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    upstreamCallsPerRequest: sent > 0 ? round(calls / sent, 3) : null,
+    gatewayCpuMsPerReq: cpu === null || sent === 0 ? null : round(cpu / sent, 3),
+    upstreamCpuMsPerReq: sent === 0 ? null : round(upstreamCpu / sent, 3),
+    rssMeanMb: rss ? round(rss.mean / 1024, 1) : null,
+    rssPeakMb: rss ? round(rss.peak / 1024, 1) : null,
+    warmupSent: warm ? warm.requests.sent : 0,
+  };
+}
+
+/** The row with the median req/s of a path's rounds (a real measurement, not a blend). */
+function medianRow(rows) {
+  const sorted = [...rows].sort((x, y) => x.reqPerSec - y.reqPerSec);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/** Waits until the upstream's request count stops moving (in-flight turns have finished). */
+async function settle(upstreamCount) {
+  let last = await upstreamCount();
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await upstreamCount();
+    if (now === last) return;
+    last = now;
+  }
+}
+
+/** One request before the load: the path must answer a real chat.completion. */
+async function checkOnce(url, headers, body, label) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "idempotency-key": `check-${Date.now()}`, "x-sol-thread-id": "bench-check" },
+    body,
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  if (
+    res.status !== 200 ||
+    json?.object !== "chat.completion" ||
+    typeof json?.choices?.[0]?.message?.content !== "string"
+  ) {
+    throw new Error(`${label} did not answer a chat.completion (HTTP ${res.status}): ${text.slice(0, 300)}`);
+  }
+}
+
+/** Samples VmRSS (KiB) of a process every 200 ms until stopped. */
+function sampleRss(pid) {
+  const samples = [];
+  const read = () => {
+    const kib = readRssKib(pid);
+    if (kib !== null) samples.push(kib);
+  };
+  read();
+  const timer = setInterval(read, 200);
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      if (samples.length === 0) return null;
+      return { mean: samples.reduce((s, v) => s + v, 0) / samples.length, peak: Math.max(...samples) };
+    },
+  };
+}
+
+function readRssKib(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) : null;
+  } catch {
+    try {
+      return (
+        Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) || null
+      );
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** User + system CPU time of a process in ms (Linux /proc; NaN elsewhere). */
+function readCpuMs(pid) {
+  try {
+    clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Forks this script in a child role and waits for its `ready` message. */
+function startChild(roleArgs, env = {}) {
+  const child = fork(here, roleArgs, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolveReady, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`child ${roleArgs.join(" ")} exited with ${code}`)));
+    child.on("message", (msg) => {
+      if (msg?.type === "ready") resolveReady({ child, url: msg.url });
+    });
+  });
+}
+
+/** Sends a message to a child and waits for the reply of type `replyType` (null: no reply expected). */
+function ask(child, message, replyType) {
+  return new Promise((resolveReply, reject) => {
+    if (replyType === null) {
+      child.send(message, (err) => (err ? reject(err) : resolveReply(undefined)));
+      return;
+    }
+    const onMessage = (msg) => {
+      if (msg?.type === replyType) {
+        child.off("message", onMessage);
+        resolveReply(msg);
+      }
+    };
+    child.on("message", onMessage);
+    child.send(message);
+  });
+}
+
+function stopChild(child) {
+  return new Promise((resolveStop) => {
+    child.once("exit", () => resolveStop());
+    child.send({ type: "close" });
+  });
+}
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url, child, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function cpuCount() {
+  try {
+    return readFileSync("/proc/cpuinfo", "utf8").match(/^processor\s*:/gm)?.length ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function loadAverage() {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number);
+  } catch {
+    return null;
+  }
+}
+
+function round(value, digits) {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function printReport(report) {
+  const { settings, results, ratios, machine, solStore } = report;
+  console.log(
+    `\nGateway benchmark: ${settings.connections} connections, ${settings.duration}s per path (after ${settings.warmup}s warm-up), ` +
+      `${settings.rounds} round(s)${settings.rounds > 1 ? ", median row per path" : ""}, upstream delay ${settings.upstreamDelayMs} ms, ` +
+      `${machine.cpus} CPUs, load average ${machine.loadavg?.join(" ") ?? "?"}, Node ${machine.node}\n`,
+  );
+  const head = [
+    "path",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "mean ms",
+    "2xx",
+    "non-2xx",
+    "errors",
+    "upstream calls/req",
+    "gateway CPU ms/req",
+    "RSS mean MB",
+    "RSS peak MB",
+  ];
+  const rows = results.map((r) => [
+    `(${r.path}) ${r.label}`,
+    r.reqPerSec,
+    r.p50Ms,
+    r.p99Ms,
+    r.meanMs,
+    r.ok2xx,
+    r.non2xx,
+    r.errors + r.timeouts,
+    r.upstreamCallsPerRequest ?? "-",
+    r.gatewayCpuMsPerReq ?? "-",
+    r.rssMeanMb ?? "-",
+    r.rssPeakMb ?? "-",
+  ]);
+  const widths = head.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join(" | ");
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
+  for (const row of rows) console.log(line(row));
+  if (report.rounds) {
+    console.log("\nper round (req/s, p99 ms, gateway CPU ms/req):");
+    report.rounds.forEach((roundRows, i) => {
+      console.log(
+        `  round ${i + 1}: ${roundRows.map((r) => `(${r.path}) ${r.reqPerSec} r/s, p99 ${r.p99Ms}, cpu ${r.gatewayCpuMsPerReq ?? "-"}`).join("; ")}`,
+      );
+    });
+  }
+  console.log(
+    `\nSolServer turns stored: ${solStore.storedTurns} of ${solStore.requestsSent} requests sent (warm-up, measured and checks)`,
+  );
+  console.log(
+    `ratios: throughput b/a ${ratios.throughput_b_over_a}, b/c ${ratios.throughput_b_over_c}; ` +
+      `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}`,
+  );
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Routing-ladder benchmark on Banking77: one mode per intent built from the first N training
+// utterances, then every test utterance routed. Prints accuracy, coverage vs precision per
+// threshold, a calibration table and throughput; then the default personal-assistant pack on its
+// held-out everyday messages. Imports the BUILT core (run `npm run bench:router`).
+//   BANKING77_DIR=/path/to/banking77  node scripts/bench-router.mjs [--per-intent 50] [--json]
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { findBanking77, modesFromRows, readBanking77 } from "./banking77.mjs";
+import { evaluateRouter, readDefaultPackEval } from "./default-pack-eval.mjs";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { createDefaultRouter, createRouter } = await import(join(repo, "packages/core/dist/index.js"));
+
+const args = process.argv.slice(2);
+const perIntent = Number(argValue("--per-intent") ?? 50);
+const asJson = args.includes("--json");
+const THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
+
+function argValue(name) {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+const dataDir = findBanking77();
+const train = readBanking77("train", dataDir);
+const test = readBanking77("test", dataDir);
+const modes = modesFromRows(train, perIntent);
+const config = { modes, defaultMode: modes[0].label, confidenceThreshold: 0.7 };
+
+// Wall time, plus this process's CPU time (less sensitive to other load on a shared machine).
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+const router = createRouter(config);
+const createCpuMs = process.cpuUsage(cpu0).user / 1000;
+const createMs = performance.now() - t0;
+
+const routed = test.map(({ text, category }) => {
+  const d = router.route({ message: text });
+  return { confidence: d.confidence, step: d.step, correct: d.modeLabel === category };
+});
+
+// Throughput: route the whole test set again, several passes, after the warm-up pass above.
+const passes = 3;
+const t1 = performance.now();
+for (let p = 0; p < passes; p++) for (const { text } of test) router.route({ message: text });
+const routeMs = (performance.now() - t1) / (passes * test.length);
+
+const accuracy = share(routed, (r) => r.correct);
+const thresholds = THRESHOLDS.map((threshold) => {
+  const decided = routed.filter((r) => r.confidence >= threshold);
+  const precision = decided.length ? share(decided, (r) => r.correct) : 1;
+  return {
+    threshold,
+    coverage: decided.length / routed.length,
+    precision,
+    calibrated: precision >= threshold,
+  };
+});
+const bins = Array.from({ length: 10 }, (_, i) => {
+  const lo = i / 10;
+  const inBin = routed.filter(
+    (r) => r.confidence >= lo && (i === 9 ? r.confidence <= 1 : r.confidence < lo + 0.1),
+  );
+  return {
+    bin: `${lo.toFixed(1)}-${(lo + 0.1).toFixed(1)}`,
+    count: inBin.length,
+    meanConfidence: inBin.length ? inBin.reduce((s, r) => s + r.confidence, 0) / inBin.length : null,
+    accuracy: inBin.length ? share(inBin, (r) => r.correct) : null,
+  };
+});
+
+// The default pack on everyday messages: at its own threshold, most turns should skip the selector.
+const defaultPack = evaluateRouter(createDefaultRouter(), readDefaultPackEval());
+const defaultPackOk =
+  defaultPack.decidedShare >= 0.8 &&
+  defaultPack.decidedPrecision >= defaultPack.threshold &&
+  defaultPack.phaticToSystem === 0;
+
+const report = {
+  dataset: "banking77",
+  modes: modes.length,
+  trainingExamples: modes.reduce((s, m) => s + m.examples.length, 0),
+  testUtterances: test.length,
+  createRouterMs: Math.round(createMs),
+  createRouterCpuMs: Math.round(createCpuMs),
+  heldOutAccuracy: router.calibration?.heldOutAccuracy ?? null,
+  top1Accuracy: accuracy,
+  thresholds,
+  calibration: bins,
+  routeMicroseconds: routeMs * 1000,
+  routesPerSecond: Math.round(1000 / routeMs),
+  defaultPack,
+};
+
+if (asJson) {
+  console.log(JSON.stringify(report, null, 2));
+} else {
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  console.log(
+    `Banking77: ${report.modes} modes x <=${perIntent} examples (${report.trainingExamples}), ${test.length} test utterances`,
+  );
+  console.log(
+    `createRouter: ${report.createRouterMs} ms (cpu ${report.createRouterCpuMs} ms)   cross-validated accuracy: ${pct(report.heldOutAccuracy ?? 0)}`,
+  );
+  console.log(`top-1 accuracy: ${pct(accuracy)}`);
+  console.log("\nthreshold  coverage(step<=1)  precision  precision>=threshold");
+  for (const t of thresholds) {
+    console.log(
+      `  ${t.threshold.toFixed(2)}      ${pct(t.coverage).padStart(6)}          ${pct(t.precision).padStart(6)}    ${t.calibrated ? "yes" : "NO"}`,
+    );
+  }
+  console.log("\nconfidence bin  count  mean conf  accuracy");
+  for (const b of bins) {
+    if (!b.count) continue;
+    console.log(
+      `  ${b.bin}        ${String(b.count).padStart(5)}  ${b.meanConfidence.toFixed(3)}      ${pct(b.accuracy).padStart(6)}`,
+    );
+  }
+  console.log(
+    `\nroute(): ${report.routeMicroseconds.toFixed(1)} us/route, ${report.routesPerSecond} routes/s`,
+  );
+  const d = defaultPack;
+  console.log(
+    `\nDefault pack, ${d.messages} held-out everyday messages, threshold ${d.threshold}: step<=1 ${pct(d.decidedShare)}, precision ${pct(d.decidedPrecision)}, top-1 ${pct(d.accuracy)}, greetings/acks sent to system: ${d.phaticToSystem}`,
+  );
+  console.log("  kind      count  step<=1  top-1");
+  for (const k of d.byKind) {
+    console.log(
+      `  ${k.kind.padEnd(8)}  ${String(k.count).padStart(5)}  ${pct(k.decidedShare).padStart(6)}  ${pct(k.accuracy).padStart(6)}`,
+    );
+  }
+  for (const m of d.misses) {
+    const mark = m.modeLabel === m.expected ? "selector" : `WRONG (want ${m.expected})`;
+    console.log(`  step ${m.step} ${m.modeLabel} ${m.confidence.toFixed(2)} ${mark}: ${m.message}`);
+  }
+}
+if (thresholds.some((t) => !t.calibrated) || !defaultPackOk) process.exitCode = 1;
+
+function share(items, predicate) {
+  return items.filter(predicate).length / items.length;
+}

@@ -1,0 +1,407 @@
+#!/usr/bin/env node
+// npm run bench: what the control plane costs.
+//   (a) one whole turn through the TurnService (offline provider, SQLite memory and file) against
+//       its baseline, the same offline provider calls alone;
+//   (b) the pure per-turn engines: route() + Driver Block policy resolve (compile) + assemblePrompt
+//       + parse/lintOutput on a typical turn;
+//   (c) HTTP: autocannon against POST /v1/chat (SQLite file, a new requestId per request, so every
+//       request is a real turn) against a bare Fastify route returning the same JSON.
+// Imports the BUILT packages (packages/*/dist): `npm run bench` builds first. Traffic stays on
+// 127.0.0.1. Options: --turns N, --duration S, --connections N, --json.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const core = await import(join(repo, "packages/core/dist/index.js"));
+const sol = await import(join(repo, "packages/server/dist/index.js"));
+
+const args = process.argv.slice(2);
+const argValue = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
+};
+
+// A typical conversation: planning, a reminder, small talk, a question; step 1 and step 2 routes.
+const MESSAGES = [
+  "I need to plan my week and book the dentist.",
+  "remind me to call mom tomorrow at 9",
+  "Can you help me compare two phone plans? One is 30 a month, the other 45 with more data.",
+  "ok thanks",
+  "What should I cook tonight with rice, eggs and spinach?",
+  "I'm feeling a bit overwhelmed with work this week.",
+  "Let's decide: the blue one.",
+  "Write a short note to my landlord about the broken heater.",
+];
+const THREADS = 20;
+
+const ids = (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
+const clock = { now: () => Date.now() };
+
+/** Median and p99 of a list of numbers. */
+function stats(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { n: sorted.length, median: at(0.5), p99: at(0.99) };
+}
+
+const ms2us = (ms) => ms * 1000;
+
+// ---------------------------------------------------------------------------------------------
+// (a) a whole turn in process, and the provider calls it made, alone
+// ---------------------------------------------------------------------------------------------
+
+/** Runs `turns` turns through a TurnService over `dbUrl`; returns per-turn times and provider calls. */
+async function benchTurns(dbUrl, turns, warmup) {
+  const store = await sol.openStore(dbUrl);
+  const offline = sol.createOfflineProvider({ clock });
+  let calls = null;
+  const provider = {
+    name: offline.name,
+    model: offline.model,
+    complete(request) {
+      calls?.push(request);
+      return offline.complete(request);
+    },
+  };
+  const service = sol.createTurnService({
+    store,
+    provider,
+    engines: sol.createTurnEngines(),
+    clock,
+    ids,
+    windowSize: 12,
+  });
+  const turnUs = [];
+  const callsPerTurn = [];
+  let selectorTurns = 0;
+  for (let i = 0; i < warmup + turns; i++) {
+    const packet = {
+      requestId: `bench-${i}`,
+      threadId: `bench-thread-${i % THREADS}`,
+      message: MESSAGES[i % MESSAGES.length],
+    };
+    calls = [];
+    const t0 = performance.now();
+    const bodyHash = sol.sha256Hex(sol.canonicalJson(packet));
+    const outcome = await service.runTurn({ tenantId: "bench", bodyHash }, packet);
+    const elapsed = performance.now() - t0;
+    if (i < warmup) continue;
+    turnUs.push(ms2us(elapsed));
+    callsPerTurn.push(calls);
+    if (outcome.response.modeDecision.step === 2) selectorTurns++;
+  }
+  calls = null;
+  // Baseline: the very requests those turns sent to the provider, replayed one turn's worth at a time.
+  for (const group of callsPerTurn.slice(0, warmup)) for (const req of group) await offline.complete(req);
+  const providerUs = [];
+  for (const group of callsPerTurn) {
+    const t0 = performance.now();
+    for (const req of group) await offline.complete(req);
+    providerUs.push(ms2us(performance.now() - t0));
+  }
+  const sample = {
+    memento: (await store.mementos.get("bench", "bench-thread-0"))?.memento ?? null,
+    window: await store.messages.listRecent("bench", "bench-thread-0", 12),
+    mainReply: callsPerTurn.at(-1)?.at(-1),
+  };
+  await store.close();
+  const modelCalls = callsPerTurn.reduce((n, g) => n + g.length, 0);
+  return { turn: stats(turnUs), provider: stats(providerUs), modelCalls, selectorTurns, turns, sample };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (b) the pure engines of one typical turn
+// ---------------------------------------------------------------------------------------------
+
+async function benchEngines(iterations, sample) {
+  const engines = sol.createTurnEngines();
+  const offline = sol.createOfflineProvider({ clock });
+  const message = "Can you help me compare two phone plans? One is 30 a month, the other 45 with more data.";
+  const thread = { lastModeLabel: "assist", messageCount: 8 };
+  const window = sample.window.map((m) => ({ role: m.role, content: m.content }));
+  const inline = [
+    {
+      id: "user-brief",
+      version: 1,
+      title: "Keep it short",
+      promptConstraints: ["Answer in at most five sentences."],
+    },
+  ];
+  // A real model reply to lint: the offline provider's answer to this turn's main prompt.
+  const firstDecision = engines.router.route({ message, thread });
+  const firstPolicy = engines.policy.resolve({
+    modeLabel: firstDecision.modeLabel,
+    driverBlockInline: inline,
+  });
+  if (!firstPolicy.ok) throw new Error(`policy: ${JSON.stringify(firstPolicy.issues)}`);
+  const promptInput = (modeDecision, policy) => ({
+    law: engines.law,
+    modeDecision,
+    policy,
+    memento: sample.memento,
+    injectedContext: [],
+    window,
+    windowSize: 12,
+    userMessage: message,
+  });
+  const reply = await offline.complete({
+    purpose: "main",
+    messages: core.assemblePrompt(promptInput(firstDecision, firstPolicy.value)).messages,
+    json: true,
+    hints: { userMessage: message, modeLabel: firstDecision.modeLabel },
+  });
+
+  const parts = { route: [], policy: [], assemble: [], lint: [], total: [] };
+  const warmup = Math.min(1000, iterations);
+  for (let i = 0; i < warmup + iterations; i++) {
+    const t0 = performance.now();
+    const decision = engines.router.route({ message, thread });
+    const t1 = performance.now();
+    const policy = engines.policy.resolve({ modeLabel: decision.modeLabel, driverBlockInline: inline });
+    const t2 = performance.now();
+    const prompt = core.assemblePrompt(promptInput(decision, policy.value));
+    const t3 = performance.now();
+    const parsed = core.parseModelOutput(reply.text);
+    const lint = core.lintOutput({
+      text: parsed.envelope.assistant_text,
+      envelope: parsed.envelope,
+      modeDecision: decision,
+      policy: policy.value,
+      formatViolation: parsed.formatViolation,
+    });
+    const t4 = performance.now();
+    if (!lint || prompt.messages.length === 0) throw new Error("engine produced nothing");
+    if (i < warmup) continue;
+    parts.route.push(ms2us(t1 - t0));
+    parts.policy.push(ms2us(t2 - t1));
+    parts.assemble.push(ms2us(t3 - t2));
+    parts.lint.push(ms2us(t4 - t3));
+    parts.total.push(ms2us(t4 - t0));
+  }
+  return {
+    iterations,
+    step: firstDecision.step,
+    modeLabel: firstDecision.modeLabel,
+    ...Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v)])),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (c) HTTP throughput: the real server vs a bare Fastify route, each in its own process
+// ---------------------------------------------------------------------------------------------
+
+/** Child mode: serve, print `{"url": ...}` on one line, run until killed. */
+async function runChild(kind, arg) {
+  if (kind === "sol") {
+    const config = sol.loadConfig({
+      env: {
+        SOL_PORT: "0",
+        SOL_HOST: "127.0.0.1",
+        SOL_DB_URL: arg,
+        SOL_RATE_LIMIT_PER_MIN: "0",
+        SOL_WEB_DIR: join(tmpdir(), "sol-bench-no-web"),
+      },
+    });
+    const server = await sol.createSolServer(config, { logger: false });
+    const url = await server.listen();
+    process.stdout.write(`${JSON.stringify({ url })}\n`);
+    process.on("SIGTERM", () => server.close().then(() => process.exit(0)));
+    return;
+  }
+  const { default: Fastify } = await import("fastify");
+  const body = JSON.parse(Buffer.from(arg, "base64").toString("utf8"));
+  const app = Fastify({ logger: false });
+  app.post("/v1/chat", async () => body);
+  const url = await app.listen({ port: 0, host: "127.0.0.1" });
+  process.stdout.write(`${JSON.stringify({ url })}\n`);
+  process.on("SIGTERM", () => app.close().then(() => process.exit(0)));
+}
+
+function startChild(kind, arg) {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--child", kind, arg], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolvePromise, reject) => {
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      out += chunk;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolvePromise({ url: JSON.parse(line).url, child });
+    });
+    child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+function stopChild(child) {
+  return new Promise((resolvePromise) => {
+    if (child.exitCode !== null) return resolvePromise();
+    child.once("exit", () => resolvePromise());
+    child.kill("SIGTERM");
+  });
+}
+
+async function cannon(autocannon, url, connections, duration, runId) {
+  let nextThread = 0;
+  let nextRequest = 0;
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/chat",
+        headers: { "content-type": "application/json" },
+        // One thread per connection: its turns are sequential, like a user's, and every request is
+        // a new requestId, so each one is a real turn rather than a replay.
+        setupRequest: (req, context) => {
+          context.threadId ??= `${runId}-thread-${nextThread++}`;
+          const n = nextRequest++;
+          return {
+            ...req,
+            body: JSON.stringify({
+              requestId: `${runId}-${n}`,
+              threadId: context.threadId,
+              message: MESSAGES[n % MESSAGES.length],
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+async function benchHttp(connections, duration) {
+  const { default: autocannon } = await import("autocannon");
+  const dir = mkdtempSync(join(tmpdir(), "sol-bench-"));
+  try {
+    const solChild = await startChild("sol", `sqlite:${join(dir, "bench.db")}`);
+    let sample;
+    let solRun;
+    try {
+      const res = await fetch(new URL("/v1/chat", solChild.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requestId: "sample", threadId: "sample", message: MESSAGES[0] }),
+      });
+      if (res.status !== 200) throw new Error(`sample turn answered ${res.status}`);
+      sample = await res.json();
+      await cannon(autocannon, solChild.url, connections, 2, "warm");
+      solRun = await cannon(autocannon, solChild.url, connections, duration, "run");
+    } finally {
+      await stopChild(solChild.child);
+    }
+    const bareChild = await startChild("bare", Buffer.from(JSON.stringify(sample)).toString("base64"));
+    let bareRun;
+    try {
+      await cannon(autocannon, bareChild.url, connections, 2, "warm");
+      bareRun = await cannon(autocannon, bareChild.url, connections, duration, "run");
+    } finally {
+      await stopChild(bareChild.child);
+    }
+    return {
+      connections,
+      duration,
+      sol: solRun,
+      bare: bareRun,
+      responseBytes: JSON.stringify(sample).length,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function printReport(r) {
+  const us = (x) => `${x.toFixed(1)} µs`.padStart(12);
+  const row = (label, s) => `  ${label.padEnd(46)}${us(s.median)}${us(s.p99)}`;
+  // autocannon reports whole milliseconds; a 0 ms baseline has no meaningful ratio.
+  const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a (baseline < 1 ms)");
+  console.log(`\nSolServer bench (node ${process.version})\n`);
+  console.log(
+    `(a) one turn in process, offline provider (${r.turns.memory.turns} turns, ${THREADS} threads)`,
+  );
+  console.log(`  ${"".padEnd(46)}${"median".padStart(12)}${"p99".padStart(12)}`);
+  for (const [name, t] of [
+    ["SQLite memory", r.turns.memory],
+    ["SQLite file", r.turns.file],
+  ]) {
+    console.log(row(`turn via TurnService, ${name}`, t.turn));
+    console.log(
+      row(`  baseline: its ${(t.modelCalls / t.turns).toFixed(2)} provider calls alone`, t.provider),
+    );
+    console.log(
+      `    control plane adds ${(t.turn.median - t.provider.median).toFixed(1)} µs per turn at the median (turn/baseline ${ratio(t.turn.median, t.provider.median)}); ${t.selectorTurns} turns used the selector`,
+    );
+  }
+  const e = r.engines;
+  console.log(`\n(b) engines of one typical turn (${e.iterations} iterations, routed at step ${e.step})`);
+  console.log(row("route()", e.route));
+  console.log(row("policy resolve (select + compile Driver Blocks)", e.policy));
+  console.log(row("assemblePrompt()", e.assemble));
+  console.log(row("parseModelOutput() + lintOutput()", e.lint));
+  console.log(row("all four", e.total));
+  const h = r.http;
+  console.log(
+    `\n(c) HTTP POST /v1/chat, autocannon ${h.connections} connections x ${h.duration} s, 127.0.0.1 (response ${h.responseBytes} bytes)`,
+  );
+  console.log(`  ${"".padEnd(46)}${"req/s".padStart(12)}${"p50".padStart(12)}${"p99".padStart(12)}`);
+  const hrow = (label, x) =>
+    `  ${label.padEnd(46)}${x.rps.toFixed(0).padStart(12)}${`${x.p50} ms`.padStart(12)}${`${x.p99} ms`.padStart(12)}`;
+  console.log(hrow("sol serve, SQLite file, every request a turn", h.sol));
+  console.log(hrow("baseline: bare Fastify route, same JSON", h.bare));
+  console.log(
+    `  ratio sol/bare: throughput ${ratio(h.sol.rps, h.bare.rps)}, p50 ${ratio(h.sol.p50, h.bare.p50)}, p99 ${ratio(h.sol.p99, h.bare.p99)}`,
+  );
+  console.log(
+    `  sol: ${h.sol.total} requests, ${h.sol.non2xx} non-2xx, ${h.sol.errors} errors; bare: ${h.bare.total} requests, ${h.bare.non2xx} non-2xx, ${h.bare.errors} errors`,
+  );
+}
+
+async function main() {
+  const turns = Number(argValue("--turns", 2000));
+  const duration = Number(argValue("--duration", 8));
+  const connections = Number(argValue("--connections", 10));
+  const dir = mkdtempSync(join(tmpdir(), "sol-bench-turns-"));
+  const report = {};
+  const progress = (what) => process.stderr.write(`bench: ${what}\n`);
+  try {
+    progress(`(a) ${turns} turns on SQLite memory, then on a SQLite file`);
+    report.turns = {
+      memory: await benchTurns("sqlite::memory:", turns, 200),
+      file: await benchTurns(`sqlite:${join(dir, "turns.db")}`, turns, 200),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  progress("(b) engines of one turn");
+  report.engines = await benchEngines(Number(argValue("--iterations", 5000)), report.turns.memory.sample);
+  progress(
+    `(c) HTTP, ${connections} connections, 2 s warm-up + ${duration} s each for sol and the bare route`,
+  );
+  report.http = await benchHttp(connections, duration);
+  for (const t of Object.values(report.turns)) delete t.sample;
+  if (args.includes("--json")) console.log(JSON.stringify(report, null, 2));
+  else printReport(report);
+  if (report.http.sol.non2xx > 0 || report.http.sol.errors > 0) {
+    console.error("some benchmark requests failed");
+    process.exitCode = 1;
+  }
+}
+
+if (args[0] === "--child") await runChild(args[1], args[2]);
+else await main();
