@@ -1,3 +1,4 @@
+import { SolError } from "@solserver/core";
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import {
   CompiledQuery,
@@ -7,49 +8,7 @@ import {
   SelectQueryNode,
   SqliteDialect,
 } from "kysely";
-
-/**
- * One FIFO lock per SQLite file, shared by every store in this process that opens that file.
- * better-sqlite3 blocks the thread while it waits for a lock (busy_timeout), so if two in-process
- * connections interleaved their transactions the waiting one would block the very thread that must
- * commit the other: a self-deadlock. Serialising them here avoids that; other processes are handled by
- * WAL, BEGIN IMMEDIATE and busy_timeout.
- */
-class FileMutex {
-  #tail: Promise<void> = Promise.resolve();
-  refs = 0;
-
-  /** Resolves with a release function once every earlier holder has released. */
-  async lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const previous = this.#tail;
-    this.#tail = previous.then(() => next);
-    await previous;
-    return release;
-  }
-}
-
-const fileMutexes = new Map<string, FileMutex>();
-
-function acquireFileMutex(key: string | null): FileMutex {
-  if (key === null) return new FileMutex();
-  let mutex = fileMutexes.get(key);
-  if (mutex === undefined) {
-    mutex = new FileMutex();
-    fileMutexes.set(key, mutex);
-  }
-  mutex.refs += 1;
-  return mutex;
-}
-
-function releaseFileMutex(key: string | null, mutex: FileMutex): void {
-  if (key === null) return;
-  mutex.refs -= 1;
-  if (mutex.refs === 0 && fileMutexes.get(key) === mutex) fileMutexes.delete(key);
-}
+import { acquireFileMutex, FileMutex, releaseFileMutex } from "./file-mutex.js";
 
 /** Prepared statements kept per connection; a turn repeats the same few dozen SQL texts. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -95,14 +54,40 @@ class SqliteConnection implements DatabaseConnection {
   }
 }
 
-/** A Kysely driver over one better-sqlite3 connection whose transactions take the write lock up front. */
+/** Most uses one group commit may hold before it commits without waiting for the loop turn. */
+const MAX_GROUP_SIZE = 128;
+const GROUP_SAVEPOINT = "sol_group_member";
+
+interface Waiter {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * A Kysely driver over one better-sqlite3 connection whose transactions take the write lock up front.
+ *
+ * Group commit: a transaction that finishes does not COMMIT at once. The SQLite transaction stays open
+ * until the end of the current event-loop turn (setImmediate), and every use of this connection in
+ * between runs inside it, each transaction under a savepoint so its rollback undoes only its own work.
+ * Every use that ran inside a group, reads included, returns only after the group's COMMIT, so nobody
+ * is told "done", or reads data, before it is durable, and a failed COMMIT fails every member. Under
+ * concurrent load this turns one COMMIT (a WAL write of every page touched) per transaction into one
+ * per loop turn; alone, a transaction waits one loop turn for its COMMIT.
+ */
 class LockingSqliteDriver implements Driver {
   readonly #db: SqliteDatabase;
   readonly #connection: SqliteConnection;
   readonly #mutexKey: string | null;
   readonly #mutex: FileMutex;
-  #release: (() => void) | null = null;
+  /** Serialises uses of this connection; the file mutex is held across a whole group. */
+  readonly #uses = new FileMutex();
+  #releaseUse: (() => void) | null = null;
+  #releaseFile: (() => void) | null = null;
   #destroyed = false;
+  /** Uses waiting for the open group's COMMIT; null when no group is open. */
+  #group: Waiter[] | null = null;
+  /** The current transaction runs under the group's savepoint. */
+  #nested = false;
 
   readonly #onDestroy: (() => Promise<void>) | undefined;
 
@@ -117,33 +102,126 @@ class LockingSqliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    this.#release = await this.#mutex.lock();
+    this.#releaseUse = await this.#uses.lock();
+    // An open group already holds the file; otherwise take it for this use.
+    if (this.#releaseFile === null) this.#releaseFile = await this.#mutex.lock();
     return this.#connection;
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#group !== null) {
+      await connection.executeQuery(CompiledQuery.raw(`savepoint ${GROUP_SAVEPOINT}`));
+      this.#nested = true;
+      return;
+    }
     // IMMEDIATE: a deferred transaction that reads and then writes fails at once with SQLITE_BUSY
     // when another connection wrote in between; taking the write lock first makes it wait instead.
     await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    this.#nested = false;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    if (this.#nested) {
+      this.#nested = false;
+      await connection.executeQuery(CompiledQuery.raw(`release ${GROUP_SAVEPOINT}`));
+      return;
+    }
+    // The transaction stays open as a group; it commits at the end of this loop turn.
+    this.#group = [];
+    setImmediate(() => void this.#flushWhenFree());
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    const nested = this.#nested;
+    this.#nested = false;
+    // Some errors (I/O, disk full) have already rolled the whole transaction back.
+    if (!this.#db.inTransaction) return;
+    if (nested) {
+      await connection.executeQuery(CompiledQuery.raw(`rollback to ${GROUP_SAVEPOINT}`));
+      await connection.executeQuery(CompiledQuery.raw(`release ${GROUP_SAVEPOINT}`));
+    } else {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    }
   }
 
   async releaseConnection(): Promise<void> {
-    const release = this.#release;
-    this.#release = null;
+    const group = this.#group;
+    if (group === null) {
+      this.#releaseFileLock();
+      this.#releaseUseLock();
+      return;
+    }
+    if (!this.#db.inTransaction) {
+      // The database rolled the open transaction back (an I/O error, say): no member's work survived.
+      const error = new SolError("unavailable", "The SQLite transaction was rolled back by the database");
+      this.#endGroup(error);
+      this.#releaseUseLock();
+      throw error;
+    }
+    if (group.length + 1 >= MAX_GROUP_SIZE) {
+      const error = this.#commitGroup();
+      this.#releaseUseLock();
+      if (error !== null) throw error;
+      return;
+    }
+    const durable = new Promise<void>((resolve, reject) => {
+      group.push({ resolve, reject });
+    });
+    this.#releaseUseLock();
+    return durable;
+  }
+
+  /** Runs at the end of the loop turn, after uses already waiting for the connection. */
+  async #flushWhenFree(): Promise<void> {
+    if (this.#group === null) return;
+    const release = await this.#uses.lock();
+    try {
+      if (this.#group !== null) this.#commitGroup();
+    } finally {
+      release();
+    }
+  }
+
+  /** COMMITs the open group and settles its members; returns the error when the COMMIT failed. */
+  #commitGroup(): unknown {
+    try {
+      this.#db.exec("commit");
+    } catch (error) {
+      if (this.#db.inTransaction) this.#db.exec("rollback");
+      this.#endGroup(error);
+      return error;
+    }
+    this.#endGroup(null);
+    return null;
+  }
+
+  #endGroup(error: unknown): void {
+    const group = this.#group ?? [];
+    this.#group = null;
+    this.#releaseFileLock();
+    for (const waiter of group) {
+      if (error === null) waiter.resolve();
+      else waiter.reject(error);
+    }
+  }
+
+  #releaseFileLock(): void {
+    const release = this.#releaseFile;
+    this.#releaseFile = null;
+    release?.();
+  }
+
+  #releaseUseLock(): void {
+    const release = this.#releaseUse;
+    this.#releaseUse = null;
     release?.();
   }
 
   async destroy(): Promise<void> {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    // Closing with the group open would roll it back under members that are still waiting.
+    if (this.#group !== null && this.#db.open) this.#commitGroup();
     releaseFileMutex(this.#mutexKey, this.#mutex);
     this.#db.close();
     await this.#onDestroy?.();
