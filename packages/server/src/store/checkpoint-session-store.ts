@@ -2,6 +2,7 @@ import type { TenantId, TraceEvent, TraceEventDraft } from "@solserver/core";
 import { decodeJson, encodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict } from "./db-errors.js";
+import { preparedQuery } from "./prepared-query.js";
 import { appendTraceDrafts } from "./trace-store.js";
 
 /** A stored checkpoint session: the engine's state as JSON and its compare-and-swap version. */
@@ -52,6 +53,51 @@ class SessionConflict extends Error {
   }
 }
 
+const selectSession = preparedQuery(2, (db, tenantId: string, sessionId: string) =>
+  db
+    .selectFrom("checkpoint_sessions")
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where("session_id", "=", sessionId),
+);
+
+const updateState = preparedQuery(
+  5,
+  (db, state: string, now: string, tenantId: string, sessionId: string, expectedVersion: number) =>
+    db
+      .updateTable("checkpoint_sessions")
+      .set((eb) => ({ state, version: eb("version", "+", 1), updated_at: now }))
+      .where("tenant_id", "=", tenantId)
+      .where("session_id", "=", sessionId)
+      .where("version", "=", expectedVersion),
+);
+
+const updateWithMemo = preparedQuery(
+  7,
+  (
+    db,
+    state: string,
+    now: string,
+    requestId: string | null,
+    result: string | null,
+    tenantId: string,
+    sessionId: string,
+    expectedVersion: number,
+  ) =>
+    db
+      .updateTable("checkpoint_sessions")
+      .set((eb) => ({
+        state,
+        version: eb("version", "+", 1),
+        updated_at: now,
+        last_request_id: requestId,
+        last_result: result,
+      }))
+      .where("tenant_id", "=", tenantId)
+      .where("session_id", "=", sessionId)
+      .where("version", "=", expectedVersion),
+);
+
 async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Promise<number> {
   const state = encodeJson(write.state, "checkpoint session state");
   const memo = write.memo
@@ -79,14 +125,18 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) throw new SessionConflict();
     return 1;
   }
-  const updated = await tx.db
-    .updateTable("checkpoint_sessions")
-    .set((eb) => ({ state, version: eb("version", "+", 1), updated_at: write.now, ...memo }))
-    .where("tenant_id", "=", write.tenantId)
-    .where("session_id", "=", write.sessionId)
-    .where("version", "=", write.expectedVersion)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) throw new SessionConflict();
+  const keys = [write.tenantId, write.sessionId, write.expectedVersion] as const;
+  const updated = write.memo
+    ? await updateWithMemo(
+        tx,
+        state,
+        write.now,
+        memo.last_request_id ?? null,
+        memo.last_result ?? null,
+        ...keys,
+      )
+    : await updateState(tx, state, write.now, ...keys);
+  if ((updated.numAffectedRows ?? 0n) === 0n) throw new SessionConflict();
   return write.expectedVersion + 1;
 }
 
@@ -94,12 +144,7 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
 export function createCheckpointSessionStore(ctx: StoreContext): CheckpointSessionStore {
   return {
     async get(tenantId, sessionId) {
-      const row = await ctx.db
-        .selectFrom("checkpoint_sessions")
-        .selectAll()
-        .where("tenant_id", "=", tenantId)
-        .where("session_id", "=", sessionId)
-        .executeTakeFirst();
+      const row = (await selectSession(ctx, tenantId, sessionId)).rows[0];
       if (row === undefined) return null;
       return {
         state: decodeJson(ctx.dialect, row.state),

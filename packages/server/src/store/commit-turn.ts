@@ -3,6 +3,7 @@ import type { StoreContext } from "./context.js";
 import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
 import { bumpTurnsSincePersist, putMemento } from "./memento-store.js";
 import { insertMessages } from "./message-store.js";
+import { preparedQuery } from "./prepared-query.js";
 import { insertResponse } from "./response-store.js";
 import { appendTraceDrafts } from "./trace-store.js";
 import { finishAttemptIn } from "./transmission-store.js";
@@ -88,20 +89,23 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
   }
 }
 
+const markSucceededQuery = preparedQuery(3, (db, now: string, tenantId: string, transmissionId: string) =>
+  db
+    .updateTable("transmissions")
+    .set({ status: "succeeded", updated_at: now })
+    .where("tenant_id", "=", tenantId)
+    .where("transmission_id", "=", transmissionId)
+    .where("status", "in", ["queued", "sending"]),
+);
+
 async function markSucceeded(
   ctx: StoreContext,
   tenantId: string,
   transmissionId: string,
   now: string,
 ): Promise<void> {
-  const result = await ctx.db
-    .updateTable("transmissions")
-    .set({ status: "succeeded", updated_at: now })
-    .where("tenant_id", "=", tenantId)
-    .where("transmission_id", "=", transmissionId)
-    .where("status", "in", ["queued", "sending"])
-    .executeTakeFirst();
-  if (result.numUpdatedRows > 0n) return;
+  const result = await markSucceededQuery(ctx, now, tenantId, transmissionId);
+  if ((result.numAffectedRows ?? 0n) > 0n) return;
   const row = await ctx.db
     .selectFrom("transmissions")
     .select("status")

@@ -1,6 +1,35 @@
 import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
 import { decodeJson, encodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
+import { preparedQuery } from "./prepared-query.js";
+
+const selectMemento = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+  db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),
+);
+
+const updateMemento = preparedQuery(
+  5,
+  (db, json: string, now: string, tenantId: string, threadId: string, expectedVersion: number) =>
+    db
+      .updateTable("mementos")
+      .set((eb) => ({
+        memento: json,
+        version: eb("version", "+", 1),
+        turns_since_persist: 0,
+        updated_at: now,
+      }))
+      .where("tenant_id", "=", tenantId)
+      .where("thread_id", "=", threadId)
+      .where("version", "=", expectedVersion),
+);
+
+const bumpTurns = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+  db
+    .updateTable("mementos")
+    .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1) }))
+    .where("tenant_id", "=", tenantId)
+    .where("thread_id", "=", threadId),
+);
 
 /** The stored version of a thread's memento, or null when none is stored. */
 export async function currentMementoVersion(
@@ -46,19 +75,8 @@ export async function putMemento(
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, version: 1 };
   } else {
-    const updated = await ctx.db
-      .updateTable("mementos")
-      .set((eb) => ({
-        memento: json,
-        version: eb("version", "+", 1),
-        turns_since_persist: 0,
-        updated_at: now,
-      }))
-      .where("tenant_id", "=", tenantId)
-      .where("thread_id", "=", threadId)
-      .where("version", "=", expectedVersion)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows > 0n) return { ok: true, version: expectedVersion + 1 };
+    const updated = await updateMemento(ctx, json, now, tenantId, threadId, expectedVersion);
+    if ((updated.numAffectedRows ?? 0n) > 0n) return { ok: true, version: expectedVersion + 1 };
   }
   return { ok: false, currentVersion: await currentMementoVersion(ctx, tenantId, threadId) };
 }
@@ -69,24 +87,14 @@ export async function bumpTurnsSincePersist(
   tenantId: TenantId,
   threadId: string,
 ): Promise<void> {
-  await ctx.db
-    .updateTable("mementos")
-    .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1) }))
-    .where("tenant_id", "=", tenantId)
-    .where("thread_id", "=", threadId)
-    .execute();
+  await bumpTurns(ctx, tenantId, threadId);
 }
 
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   return {
     async get(tenantId, threadId) {
-      const row = await ctx.db
-        .selectFrom("mementos")
-        .selectAll()
-        .where("tenant_id", "=", tenantId)
-        .where("thread_id", "=", threadId)
-        .executeTakeFirst();
+      const row = (await selectMemento(ctx, tenantId, threadId)).rows[0];
       if (row === undefined) return null;
       return {
         memento: decodeJson(ctx.dialect, row.memento) as ThreadMementoV02,

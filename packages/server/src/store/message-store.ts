@@ -1,8 +1,27 @@
 import { type MessageStore, SolError, type StoredMessage } from "@solserver/core";
 import { assertStorableText, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
+import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { MessagesTable } from "./schema.js";
+
+const selectRecent = preparedQuery(3, (db, tenantId: string, threadId: string, limit: number) =>
+  db
+    .selectFrom("messages")
+    .selectAll()
+    .where("tenant_id", "=", tenantId)
+    .where("thread_id", "=", threadId)
+    .orderBy("id", "desc")
+    .limit(limit),
+);
+
+const countThread = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+  db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("tenant_id", "=", tenantId)
+    .where("thread_id", "=", threadId),
+);
 
 const MESSAGE_COLUMNS = [
   "tenant_id",
@@ -50,21 +69,13 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
 
 /** MessageStore over the messages table; order is insertion order. */
 export function createMessageStore(ctx: StoreContext): MessageStore {
-  const { db } = ctx;
   return {
     async listRecent(tenantId, threadId, limit) {
       if (!Number.isSafeInteger(limit) || limit < 0) {
         throw new SolError("invalid_input", `limit must be a non-negative integer, got ${limit}`);
       }
       if (limit === 0) return [];
-      const rows = await db
-        .selectFrom("messages")
-        .selectAll()
-        .where("tenant_id", "=", tenantId)
-        .where("thread_id", "=", threadId)
-        .orderBy("id", "desc")
-        .limit(limit)
-        .execute();
+      const { rows } = await selectRecent(ctx, tenantId, threadId, limit);
       return rows.reverse().map(
         (row): StoredMessage => ({
           tenantId: row.tenant_id,
@@ -80,13 +91,8 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
     },
 
     async countInThread(tenantId, threadId) {
-      const row = await db
-        .selectFrom("messages")
-        .select((eb) => eb.fn.countAll().as("n"))
-        .where("tenant_id", "=", tenantId)
-        .where("thread_id", "=", threadId)
-        .executeTakeFirstOrThrow();
-      return toNumber(row.n);
+      const { rows } = await countThread(ctx, tenantId, threadId);
+      return toNumber(rows[0]?.n ?? 0);
     },
   };
 }

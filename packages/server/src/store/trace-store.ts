@@ -5,6 +5,7 @@ import { canonicalJson, sha256Hex } from "./canonical-json.js";
 import { assertStorableText, decodeJson, encodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict } from "./db-errors.js";
+import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { TraceEventsTable } from "./schema.js";
 import { canonicalEventJson, GENESIS_HASH } from "./trace-hash.js";
@@ -48,6 +49,16 @@ export function chainDrafts(
   });
 }
 
+const selectRunTail = preparedQuery(2, (db, tenantId: string, traceRunId: string) =>
+  db
+    .selectFrom("trace_events")
+    .select(["seq", "hash"])
+    .where("tenant_id", "=", tenantId)
+    .where("trace_run_id", "=", traceRunId)
+    .orderBy("seq", "desc")
+    .limit(1),
+);
+
 /**
  * Appends drafts to the end of a run inside the caller's transaction (`tx.db` must be one), so a
  * trace can commit atomically with other writes. Callers retry on `isRetryableConflict`.
@@ -68,14 +79,7 @@ export async function appendTraceDrafts(
     // Serialises appends to one run so they queue instead of colliding on seq and retrying.
     await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);
   }
-  const last = await tx.db
-    .selectFrom("trace_events")
-    .select(["seq", "hash"])
-    .where("tenant_id", "=", tenantId)
-    .where("trace_run_id", "=", traceRunId)
-    .orderBy("seq", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
   const events = chainDrafts(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
   const rows = events.map((event) => toRow(tenantId, event));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {

@@ -14,6 +14,7 @@ import type { Selectable } from "kysely";
 import { toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
+import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { DeliveryAttemptsTable, TransmissionsTable } from "./schema.js";
 
@@ -27,6 +28,41 @@ const ATTEMPT_COLUMNS = [
   "error_code",
   "latency_ms",
 ] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
+
+const insertClaimQuery = preparedQuery(
+  10,
+  (
+    db,
+    tenantId: string,
+    transmissionId: string,
+    requestId: string,
+    threadId: string,
+    type: string,
+    status: TransmissionStatus,
+    packetId: string | null,
+    bodyHash: string,
+    traceRunId: string,
+    now: string,
+  ) =>
+    db
+      .insertInto("transmissions")
+      .values({
+        tenant_id: tenantId,
+        transmission_id: transmissionId,
+        request_id: requestId,
+        thread_id: threadId,
+        type,
+        status,
+        packet_id: packetId,
+        body_hash: bodyHash,
+        trace_run_id: traceRunId,
+        created_at: now,
+        updated_at: now,
+      })
+      // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
+      .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
+      .returningAll(),
+);
 
 /** The Transmission.status state machine of the flow pack; anything else is `invalid_transition`. */
 const ALLOWED_TRANSITIONS: Readonly<Record<TransmissionStatus, readonly TransmissionStatus[]>> = {
@@ -123,27 +159,23 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
   return {
     async claim(input: ClaimTransmissionInput): Promise<ClaimTransmissionResult> {
       const start = input.startAttempt;
-      const insertClaim = (handle: StoreContext["db"]) =>
-        handle
-          .insertInto("transmissions")
-          .values({
-            tenant_id: input.tenantId,
-            transmission_id: input.transmissionId,
-            request_id: input.requestId,
-            thread_id: input.threadId,
-            type: input.type,
+      const insertClaim = async (handle: StoreContext["db"]) =>
+        (
+          await insertClaimQuery(
+            { db: handle, dialect: ctx.dialect },
+            input.tenantId,
+            input.transmissionId,
+            input.requestId,
+            input.threadId,
+            input.type,
             // With startAttempt the queued -> sending edge is taken in the claim's own transaction.
-            status: start === undefined ? "queued" : "sending",
-            packet_id: input.packetId ?? null,
-            body_hash: input.bodyHash,
-            trace_run_id: input.traceRunId,
-            created_at: input.now,
-            updated_at: input.now,
-          })
-          // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
-          .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
-          .returningAll()
-          .executeTakeFirst();
+            start === undefined ? "queued" : "sending",
+            input.packetId ?? null,
+            input.bodyHash,
+            input.traceRunId,
+            input.now,
+          )
+        ).rows[0];
       let inserted: Selectable<TransmissionsTable> | undefined;
       let attempts: DeliveryAttempt[] = [];
       try {
