@@ -64,6 +64,23 @@ const insertClaimQuery = preparedQuery(
       .returningAll(),
 );
 
+const finishSucceededQuery = preparedQuery(
+  5,
+  (
+    db,
+    status: DeliveryAttemptStatus,
+    endedAt: string,
+    latencyMs: number,
+    tenantId: string,
+    attemptId: string,
+  ) =>
+    db
+      .updateTable("delivery_attempts")
+      .set({ status, ended_at: endedAt, latency_ms: latencyMs })
+      .where("tenant_id", "=", tenantId)
+      .where("attempt_id", "=", attemptId),
+);
+
 /** The Transmission.status state machine of the flow pack; anything else is `invalid_transition`. */
 const ALLOWED_TRANSITIONS: Readonly<Record<TransmissionStatus, readonly TransmissionStatus[]>> = {
   queued: ["sending"],
@@ -109,18 +126,24 @@ export async function finishAttemptIn(
   patch: Pick<DeliveryAttempt, "status"> &
     Partial<Pick<DeliveryAttempt, "endedAt" | "errorCode" | "latencyMs">>,
 ): Promise<void> {
-  const result = await ctx.db
-    .updateTable("delivery_attempts")
-    .set({
-      status: patch.status,
-      ...(patch.endedAt === undefined ? {} : { ended_at: patch.endedAt }),
-      ...(patch.errorCode === undefined ? {} : { error_code: patch.errorCode }),
-      ...(patch.latencyMs === undefined ? {} : { latency_ms: patch.latencyMs }),
-    })
-    .where("tenant_id", "=", tenantId)
-    .where("attempt_id", "=", attemptId)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n)
+  // The usual shape (a turn's success: status, end and latency) is precompiled; others are built.
+  const result =
+    patch.endedAt !== undefined && patch.latencyMs !== undefined && patch.errorCode === undefined
+      ? await finishSucceededQuery(ctx, patch.status, patch.endedAt, patch.latencyMs, tenantId, attemptId)
+      : await ctx.db.executeQuery(
+          ctx.db
+            .updateTable("delivery_attempts")
+            .set({
+              status: patch.status,
+              ...(patch.endedAt === undefined ? {} : { ended_at: patch.endedAt }),
+              ...(patch.errorCode === undefined ? {} : { error_code: patch.errorCode }),
+              ...(patch.latencyMs === undefined ? {} : { latency_ms: patch.latencyMs }),
+            })
+            .where("tenant_id", "=", tenantId)
+            .where("attempt_id", "=", attemptId)
+            .compile(),
+        );
+  if ((result.numAffectedRows ?? 0n) === 0n)
     throw new SolError("not_found", `Delivery attempt ${attemptId} not found`);
 }
 
