@@ -56,6 +56,9 @@ function connectSqlite(path: string, memory: boolean, settings: ConnectSettings)
     // NORMAL is durable across application crashes in WAL mode and much cheaper than FULL.
     database.pragma("synchronous = NORMAL");
     database.pragma("foreign_keys = ON");
+    // Group commit runs each transaction under a savepoint, whose journal of original pages would
+    // otherwise go to a temporary file on every first change of a page.
+    database.pragma("temp_store = MEMORY");
     // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this connection only checkpoints
     // itself as a backstop once the WAL passes ~40 MB.
     if (!memory) database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
