@@ -87,7 +87,8 @@ export function mapErrorToHttp(error: unknown): MappedError {
   const err = (error ?? {}) as FastifyLikeError;
   if (Array.isArray(err.validation)) {
     const details = validationDetails(err);
-    const fields = details.map((d) => d.path).join(", ");
+    // Each field once, however many rules it broke (details keep every issue).
+    const fields = [...new Set(details.map((d) => d.path))].join(", ");
     return {
       status: 400,
       body: body("invalid_input", `Invalid request: check ${fields || "the body"}.`, details),

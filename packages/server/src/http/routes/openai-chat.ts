@@ -52,7 +52,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         const details = turn.issues.map((i) => ({ path: (i.path ?? []).join("."), message: i.message }));
         throw new SolError(
           "invalid_input",
-          `Invalid request: check ${details.map((d) => d.path).join(", ")}.`,
+          `Invalid request: check ${[...new Set(details.map((d) => d.path))].join(", ")}.`,
           {
             details,
           },

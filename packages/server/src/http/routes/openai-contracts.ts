@@ -17,6 +17,8 @@ const RequestToolCall = z.looseObject({
 /** A Chat Completions request message; unknown fields (name...) pass. */
 export const OpenAiMessage = z.discriminatedUnion("role", [
   z.looseObject({ role: z.literal("system"), content: OpenAiContent }),
+  // OpenAI's newer name for system instructions (sent by reasoning-model clients).
+  z.looseObject({ role: z.literal("developer"), content: OpenAiContent }),
   z.looseObject({ role: z.literal("user"), content: OpenAiContent }),
   z.looseObject({
     role: z.literal("assistant"),

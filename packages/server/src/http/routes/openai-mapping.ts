@@ -68,7 +68,7 @@ export function wantsTools(body: ChatCompletionRequest): boolean {
 /**
  * Maps an OpenAI request onto one governed turn. The last user message is the turn; the messages
  * before it are the prompt window (the client holds the conversation, so it is not read back from the
- * store); system messages become caller instructions; tool results that follow the last user message
+ * store); system and developer messages become caller instructions; tool results that follow the last user message
  * are appended to the turn's text so the model sees them.
  */
 export function toFacadeTurn(
@@ -81,7 +81,7 @@ export function toFacadeTurn(
   const trailing: string[] = [];
   body.messages.forEach((message, index) => {
     if (index === lastUser) return;
-    if (message.role === "system") {
+    if (message.role === "system" || message.role === "developer") {
       const text = contentText(message.content);
       if (text !== "") instructions.push(`Client instructions:\n${text}`);
       return;

@@ -118,6 +118,13 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(noUser).toBeInstanceOf(OpenAI.BadRequestError);
       expect(noUser.message).toContain("At least one user message is required.");
 
+      const empty = (await thrown(() =>
+        client.chat.completions.create({ model: "sol", messages: [] }),
+      )) as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(empty).toBeInstanceOf(OpenAI.BadRequestError);
+      // Each field named once in the sentence, however many rules it broke.
+      expect(empty.message).toContain("check messages.");
+
       const tooLong = (await thrown(() =>
         client.chat.completions.create({
           model: "sol",

@@ -129,6 +129,21 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       expect(sent.model).toBe("scripted");
     });
 
+    it("treats developer messages as instructions, like system messages", async () => {
+      await client.chat.completions.create({
+        model: "sol",
+        messages: [
+          { role: "developer", content: "Always answer in haiku." },
+          { role: "user", content: "Tell me about autumn." },
+        ],
+      });
+      const sent = lastMainBody();
+      const system = sent.messages.filter((m) => m.role === "system").map((m) => m.content);
+      expect(system.some((c) => c.includes("Always answer in haiku."))).toBe(true);
+      expect(sent.messages.map((m) => m.role)).not.toContain("developer");
+      expect(sent.messages.at(-1)).toMatchObject({ role: "user", content: "Tell me about autumn." });
+    });
+
     it("advances the thread memento across calls (x-sol-thread-id)", async () => {
       const thread = `th-memento-${backend}`;
       const headers = { "x-sol-thread-id": thread };
