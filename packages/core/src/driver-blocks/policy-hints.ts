@@ -11,12 +11,32 @@ type MutableHints = {
   forbiddenPhrases?: string[];
 };
 
+/** Hints of a compiled policy alone; compiled policies are frozen and reused, so these are too. */
+const hintsByPolicy = new WeakMap<CompiledPolicy, Readonly<MutableHints>>();
+
 /**
  * What the linter will check, as LlmRequestHints for the deterministic offline provider: the first
  * alternative of each required pattern, required sections (with the rigor sections of `modeDecision`
  * when given), must-have-any groups and every forbidden alternative. "off" blocks are left out.
  */
 export function policyHints(compiled: CompiledPolicy, modeDecision?: ModeDecision): Partial<LlmRequestHints> {
+  let base = hintsByPolicy.get(compiled);
+  if (base === undefined) {
+    base = Object.freeze(hintsOfPolicy(compiled));
+    hintsByPolicy.set(compiled, base);
+  }
+  const rigorSections =
+    modeDecision === undefined ? [] : activeRigorRules(modeDecision).flatMap((rule) => rule.hintSections);
+  const hints: MutableHints = {};
+  if (base.requiredPhrases) hints.requiredPhrases = [...base.requiredPhrases];
+  const sections = dedupe([...(base.requiredSections ?? []), ...rigorSections]);
+  if (sections.length > 0) hints.requiredSections = sections;
+  if (base.mustHaveAny) hints.mustHaveAny = base.mustHaveAny.map((group) => [...group]);
+  if (base.forbiddenPhrases) hints.forbiddenPhrases = [...base.forbiddenPhrases];
+  return hints;
+}
+
+function hintsOfPolicy(compiled: CompiledPolicy): MutableHints {
   const requiredPhrases: string[] = [];
   const requiredSections: string[] = [];
   const mustHaveAny: string[][] = [];
@@ -44,9 +64,6 @@ export function policyHints(compiled: CompiledPolicy, modeDecision?: ModeDecisio
     if (expectation.enforcement !== "off" && expectation.requirement.kind === "receipt") {
       forbiddenPhrases.push(...expandSlashAlternatives(expectation.when.source));
     }
-  }
-  if (modeDecision !== undefined) {
-    for (const rule of activeRigorRules(modeDecision)) requiredSections.push(...rule.hintSections);
   }
 
   const hints: MutableHints = {};
