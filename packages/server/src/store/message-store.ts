@@ -17,10 +17,21 @@ const selectRecent = preparedQuery(3, (db, tenantId: string, threadId: string, l
 
 const countThread = preparedQuery(2, (db, tenantId: string, threadId: string) =>
   db
-    .selectFrom("messages")
-    .select((eb) => eb.fn.countAll().as("n"))
+    .selectFrom("thread_stats")
+    .select("message_count as n")
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId),
+);
+
+const addToThreadCount = preparedQuery(3, (db, tenantId: string, threadId: string, added: number) =>
+  db
+    .insertInto("thread_stats")
+    .values({ tenant_id: tenantId, thread_id: threadId, message_count: added })
+    .onConflict((oc) =>
+      oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
+        message_count: eb("thread_stats.message_count", "+", eb.ref("excluded.message_count")),
+      })),
+    ),
 );
 
 const MESSAGE_COLUMNS = [
@@ -46,7 +57,10 @@ export interface NewMessage {
   readonly createdAt: string;
 }
 
-/** Inserts messages in the given order (their order in the thread); used inside commitTurn. */
+/**
+ * Inserts messages in the given order (their order in the thread) and adds them to their threads'
+ * counts; used inside commitTurn, whose transaction keeps rows and counts in step.
+ */
 export async function insertMessages(ctx: StoreContext, messages: readonly NewMessage[]): Promise<void> {
   // One statement per message: the row id (insertion order) is what listRecent sorts by, and
   // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
@@ -65,6 +79,14 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
       ],
     ]);
   }
+  const added = new Map<string, { tenantId: string; threadId: string; n: number }>();
+  for (const message of messages) {
+    const key = `${message.tenantId}\u0000${message.threadId}`;
+    const entry = added.get(key) ?? { tenantId: message.tenantId, threadId: message.threadId, n: 0 };
+    entry.n += 1;
+    added.set(key, entry);
+  }
+  for (const { tenantId, threadId, n } of added.values()) await addToThreadCount(ctx, tenantId, threadId, n);
 }
 
 /** MessageStore over the messages table; order is insertion order. */

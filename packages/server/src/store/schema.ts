@@ -51,6 +51,13 @@ export interface MessagesTable {
   created_at: string;
 }
 
+/** Migration 7: messages per thread, maintained with every message insert. */
+export interface ThreadStatsTable {
+  tenant_id: string;
+  thread_id: string;
+  message_count: number;
+}
+
 export interface MementosTable {
   tenant_id: string;
   thread_id: string;
@@ -211,6 +218,7 @@ export interface StoreDatabase {
   transmissions: TransmissionsTable;
   delivery_attempts: DeliveryAttemptsTable;
   messages: MessagesTable;
+  thread_stats: ThreadStatsTable;
   mementos: MementosTable;
   trace_events: TraceEventsTable;
   responses: ResponsesTable;

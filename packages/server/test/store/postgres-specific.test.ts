@@ -74,6 +74,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
       "sol_migrations",
       "tasks",
       "thoughts",
+      "thread_stats",
       "trace_events",
       "transmissions",
     ]);
