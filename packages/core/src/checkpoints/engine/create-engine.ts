@@ -95,6 +95,8 @@ export interface CheckpointEngine {
     name: string,
     definition: CheckpointTypeDefinition,
   ): Result<RegisteredCheckpointType>;
+  /** The same as registerCheckpointType (the spec's "Custom Types (via plugins)" spelling). */
+  registerCheckpoint(name: string, definition: CheckpointTypeDefinition): Result<RegisteredCheckpointType>;
   use(plugin: CheckpointPlugin): Result<{ readonly name: string }>;
   registerPlugin(plugin: CheckpointPlugin): Result<{ readonly name: string }>;
   invalidateCache(keys: readonly string[]): void;
@@ -270,6 +272,12 @@ export function createCheckpointEngine(options: CheckpointEngineOptions): Checkp
       () => registry.remove(plugin.name.trim()),
     );
 
+  const registerType = (name: string, definition: CheckpointTypeDefinition) =>
+    rebuild(
+      () => registry.registerCheckpointType(name, definition),
+      () => registry.unregisterCheckpointType(name),
+    );
+
   return {
     get atlas() {
       return current.atlas;
@@ -333,12 +341,8 @@ export function createCheckpointEngine(options: CheckpointEngineOptions): Checkp
       }
       return ok(pending);
     },
-    registerCheckpointType(name, definition) {
-      return rebuild(
-        () => registry.registerCheckpointType(name, definition),
-        () => registry.unregisterCheckpointType(name),
-      );
-    },
+    registerCheckpointType: registerType,
+    registerCheckpoint: registerType,
     use,
     registerPlugin: use,
     invalidateCache: (keys) => caches.invalidate(keys),

@@ -136,6 +136,47 @@ export function validateCondition(condition: TriggerCondition, path: (string | n
   return issues;
 }
 
+const TYPE_KEYS = new Set([
+  "name",
+  "description",
+  "condition",
+  "evaluate",
+  "evaluator",
+  "defaultHandler",
+  "handler",
+  "defaultPriority",
+  "events",
+]);
+const PLUGIN_KEYS = new Set([
+  "name",
+  "checkpointTypes",
+  "types",
+  "handlers",
+  "configureCheckpoints",
+  "configTransform",
+]);
+
+/** Issues for keys outside `known`: a misspelt key would otherwise be ignored without a word. */
+function unknownKeys(
+  value: object,
+  known: ReadonlySet<string>,
+  prefix: string,
+  path: (string | number)[],
+): Issue[] {
+  return Object.keys(value)
+    .filter((key) => !known.has(key))
+    .map((key) => ({
+      code: "unknown_key",
+      message: `${prefix}unknown key "${key}" (known: ${[...known].join(", ")})`,
+      path: [...path, key],
+    }));
+}
+
+/** The plugin's config function, under either of its names. */
+function configureOf(plugin: CheckpointPlugin): CheckpointPlugin["configureCheckpoints"] {
+  return plugin.configureCheckpoints ?? plugin.configTransform;
+}
+
 function validateType(
   name: string,
   definition: CheckpointTypeDefinition,
@@ -154,12 +195,28 @@ function validateType(
   } else if (taken(name)) {
     issues.push({ code: "duplicate_type", message: `checkpoint type "${name}" is already registered`, path });
   }
-  if (definition.condition && definition.evaluate) {
+  issues.push(...unknownKeys(definition, TYPE_KEYS, `${name}: `, path));
+  if (definition.evaluate && definition.evaluator) {
+    issues.push({
+      code: "invalid_condition",
+      message: `${name}: give evaluate or evaluator, not both`,
+      path,
+    });
+  }
+  if (definition.defaultHandler && definition.handler) {
+    issues.push({
+      code: "invalid_handler",
+      message: `${name}: give defaultHandler or handler, not both`,
+      path,
+    });
+  }
+  const evaluate = definition.evaluate ?? definition.evaluator;
+  const defaultHandler = definition.defaultHandler ?? definition.handler;
+  if (definition.condition && evaluate) {
     issues.push({ code: "invalid_condition", message: `${name}: give either condition or evaluate`, path });
   }
   const condition: TriggerCondition =
-    definition.condition ??
-    (definition.evaluate ? { type: "custom", evaluator: definition.evaluate } : { type: "always" });
+    definition.condition ?? (evaluate ? { type: "custom", evaluator: evaluate } : { type: "always" });
   issues.push(...validateCondition(condition, [...path, "condition"]));
   if (
     definition.defaultPriority !== undefined &&
@@ -167,7 +224,7 @@ function validateType(
   ) {
     issues.push({ code: "invalid_priority", message: `${name}: defaultPriority must be an integer`, path });
   }
-  if (definition.defaultHandler !== undefined && !isHandlerLike(definition.defaultHandler)) {
+  if (defaultHandler !== undefined && !isHandlerLike(defaultHandler)) {
     issues.push({ code: "invalid_handler", message: `${name}: defaultHandler is not a handler`, path });
   }
   const events = definition.events ?? defaultEventsFor(condition);
@@ -180,7 +237,7 @@ function validateType(
       name,
       description: definition.description ?? "",
       condition,
-      ...(definition.defaultHandler ? { handler: toHandler(definition.defaultHandler) } : {}),
+      ...(defaultHandler ? { handler: toHandler(defaultHandler) } : {}),
       defaultPriority: definition.defaultPriority ?? CHECKPOINT_PRIORITIES.custom,
       events: Object.freeze([...new Set(events)]),
       ...(plugin === undefined ? {} : { plugin }),
@@ -214,8 +271,16 @@ export function createCheckpointRegistry(): CheckpointRegistry {
         path: ["name"],
       });
     }
+    issues.push(...unknownKeys(plugin, PLUGIN_KEYS, `plugin "${name}": `, []));
+    if (plugin.configureCheckpoints !== undefined && plugin.configTransform !== undefined) {
+      issues.push({
+        code: "invalid_plugin",
+        message: "give configureCheckpoints or configTransform, not both",
+        path: ["configureCheckpoints"],
+      });
+    }
     const added: RegisteredCheckpointType[] = [];
-    for (const def of plugin.types ?? []) {
+    for (const def of [...(plugin.checkpointTypes ?? []), ...(plugin.types ?? [])]) {
       const result = validateType(
         def.name,
         def,
@@ -248,11 +313,12 @@ export function createCheckpointRegistry(): CheckpointRegistry {
       }
       handlerEntries.push([type, list.map(toHandler)]);
     }
-    if (plugin.configTransform !== undefined && typeof plugin.configTransform !== "function") {
+    const configure = configureOf(plugin);
+    if (configure !== undefined && typeof configure !== "function") {
       issues.push({
         code: "invalid_plugin",
-        message: "configTransform must be a function",
-        path: ["configTransform"],
+        message: "configureCheckpoints must be a function",
+        path: [plugin.configureCheckpoints !== undefined ? "configureCheckpoints" : "configTransform"],
       });
     }
     if (issues.length > 0) return fail(...issues);
@@ -293,14 +359,15 @@ export function createCheckpointRegistry(): CheckpointRegistry {
     transformConfig(config) {
       let current = config;
       for (const plugin of plugins) {
-        if (!plugin.configTransform) continue;
+        const configure = configureOf(plugin);
+        if (!configure) continue;
         let next: unknown;
         try {
-          next = plugin.configTransform(JSON.parse(JSON.stringify(current)) as CheckpointConfig);
+          next = configure(JSON.parse(JSON.stringify(current)) as CheckpointConfig);
         } catch (error) {
           return fail({
             code: "plugin_failed",
-            message: `plugin "${plugin.name}" configTransform threw: ${(error as Error)?.message ?? String(error)}`,
+            message: `plugin "${plugin.name}" configureCheckpoints threw: ${(error as Error)?.message ?? String(error)}`,
           });
         }
         const parsed = CheckpointConfigSchema.safeParse(next);

@@ -135,26 +135,38 @@ export interface CheckpointHandler {
 export type CheckpointHandlerFn = (ctx: CheckpointContext) => CheckpointResult | Promise<CheckpointResult>;
 export type CheckpointHandlerLike = CheckpointHandler | CheckpointHandlerFn;
 
-/** A plugin checkpoint type. Without `condition` or `evaluate` it fires on every listed event. */
+/**
+ * A plugin checkpoint type. Without `condition` or `evaluate` it fires on every listed event.
+ * `evaluator` and `handler` are the spec's other spelling ("Custom Types (via plugins)") of
+ * `evaluate` and `defaultHandler`; give one of each pair. Unknown keys are refused.
+ */
 export interface CheckpointTypeDefinition {
   readonly description?: string;
   readonly condition?: TriggerCondition;
   /** Shorthand for `condition: { type: "custom", evaluator }`. */
   readonly evaluate?: (ctx: EvalContext) => boolean | Promise<boolean>;
+  readonly evaluator?: (ctx: EvalContext) => boolean | Promise<boolean>;
   readonly defaultHandler?: CheckpointHandlerLike;
+  readonly handler?: CheckpointHandlerLike;
   /** Default 200 (the spec's `custom` priority). */
   readonly defaultPriority?: number;
   /** Events it listens to; by default those its condition can use. */
   readonly events?: readonly CheckpointEventType[];
 }
 
-/** A checkpoint plugin (cra-checkpoint-system.md "Checkpoint Plugins"). */
+/**
+ * A checkpoint plugin (cra-checkpoint-system.md "Checkpoint Plugins"). `types` and `configTransform`
+ * are accepted as older names of `checkpointTypes` and `configureCheckpoints`; unknown keys are refused.
+ */
 export interface CheckpointPlugin {
   readonly name: string;
+  /** Custom checkpoint types this plugin registers. */
+  readonly checkpointTypes?: ReadonlyArray<CheckpointTypeDefinition & { readonly name: string }>;
   readonly types?: ReadonlyArray<CheckpointTypeDefinition & { readonly name: string }>;
   /** Extra handlers for existing (built-in or plugin) types; they run after the type's own handler. */
   readonly handlers?: Readonly<Record<string, CheckpointHandlerLike | readonly CheckpointHandlerLike[]>>;
   /** Rewrites the atlas `checkpoint_config`; the result is validated again. */
+  readonly configureCheckpoints?: (config: CheckpointConfig) => CheckpointConfigInput;
   readonly configTransform?: (config: CheckpointConfig) => CheckpointConfigInput;
 }
 
