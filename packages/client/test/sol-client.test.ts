@@ -1,5 +1,6 @@
 import type { ThreadMementoV02 } from "@solserver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { errorFromBody } from "../src/http/transport.js";
 import { SolClient, SolClientError } from "../src/index.js";
 import { fakeChatResponse } from "./support/chat-fixtures.js";
 import { type FakeSolServer, startFakeSolServer } from "./support/fake-sol-server.js";
@@ -153,6 +154,24 @@ describe("SolClient errors", () => {
       status: 400,
       retryable: false,
     });
+  });
+
+  it("treats a 429 the server marks not retryable (a request over its own budgets) as final", () => {
+    const body = JSON.stringify({
+      error: {
+        code: "budget_exceeded",
+        message: "The prompt needs about 900 input tokens, more than budgets.maxInputTokens (10).",
+        details: { budget: "maxInputTokens", limit: 10, estimated: 900, retryable: false },
+      },
+    });
+    expect(errorFromBody(body, "POST /v1/chat", 429)).toMatchObject({
+      code: "budget_exceeded",
+      status: 429,
+      retryable: false,
+      details: { budget: "maxInputTokens" },
+    });
+    const rateLimited = JSON.stringify({ error: { code: "budget_exceeded", message: "Slow down." } });
+    expect(errorFromBody(rateLimited, "POST /v1/chat", 429, 1000).retryable).toBe(true);
   });
 
   it("retries a chat whose requestId is still being processed (409 conflict), not other 409s", async () => {

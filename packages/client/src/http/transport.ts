@@ -108,10 +108,13 @@ export function errorFromBody(
   const fallback = status === undefined ? "internal" : codeForStatus(status);
   if (parsed.success) {
     const { code, message, details } = parsed.data.error;
+    // The server marks failures a retry cannot cure (a request over its own budgets: 429 too).
+    const final = (details as { retryable?: unknown } | undefined)?.retryable === false;
     return new SolClientError(isSolErrorCode(code) ? code : fallback, message, {
       ...common,
       serverCode: code,
       ...(details === undefined ? {} : { details }),
+      ...(final ? { retryable: false } : {}),
     });
   }
   const snippet = text.slice(0, 200).trim();

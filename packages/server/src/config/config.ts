@@ -63,7 +63,7 @@ export const SolConfigSchema = z
     SOL_ATLAS: z.string().min(1).optional(),
     SOL_DRIVER_BLOCKS: z.string().min(1).optional(),
     SOL_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
-    SOL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
+    SOL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(6000),
     SOL_WINDOW_MESSAGES: z.coerce.number().int().min(0).max(200).default(12),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SOL_WEB_DIR: z.string().min(1).optional(),

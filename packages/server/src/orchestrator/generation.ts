@@ -1,7 +1,6 @@
 import {
   type AssembledPrompt,
   type AssemblePromptInput,
-  assemblePrompt,
   buildPatchDirectives,
   type CompiledPolicy,
   decideDriftOutcome,
@@ -18,7 +17,7 @@ import {
   type ToolCall,
   type Violation,
 } from "@solserver/core";
-import { sha256Hex } from "../store/canonical-json.js";
+import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 
@@ -59,10 +58,8 @@ interface Attempt {
 }
 
 async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directives?: readonly string[]) {
-  // node:crypto's SHA-256 gives the same prompt hash as core's portable one at a fraction of the CPU.
-  const prompt = assemblePrompt({
+  const { prompt, trimmedForBudget } = assembleWithinBudget({
     ...input.prompt,
-    sha256Hex,
     ...(directives ? { patchDirectives: directives } : {}),
   });
   input.trace.add("assemble", "completed", `Prompt assembled for ${purpose}`, {
@@ -75,9 +72,14 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     checkpointIncluded: prompt.checkpointIncluded,
     patchDirectiveCount: prompt.patchDirectiveCount,
     promptHash: prompt.promptHash,
+    estimatedInputTokens: promptTokens(prompt),
+    ...(trimmedForBudget > 0 ? { trimmedForBudget } : {}),
   });
+  const timeoutMs = input.prompt.budgets?.timeoutMs;
   const response = await input.provider.complete({
     purpose,
+    // budgets.timeoutMs caps each model call of the turn; the provider fails it as a timeout (502).
+    ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     messages: prompt.messages,
     json: true,
     hints: input.hints,

@@ -95,6 +95,60 @@ export function providerPipelineSuite(backend: Backend): void {
       );
     });
 
+    it("budgets.maxInputTokens drops the oldest window messages first, then refuses with 429", async () => {
+      const thread = "th-budget";
+      type AssembleEvent = { phase: string; metadata: Record<string, number> };
+      const assembleOf = (json: { trace: { events: AssembleEvent[] } }) =>
+        json.trace.events.find((e) => e.phase === "assemble")?.metadata ?? {};
+      const turn = (requestId: string, budgets?: Record<string, number>) =>
+        srv.request("POST", "/v1/chat", {
+          requestId,
+          threadId: thread,
+          message: `Question number ${requestId} about the garden plan.`,
+          traceConfig: { level: "debug" },
+          ...(budgets ? { budgets } : {}),
+        });
+      for (const id of ["bud-1", "bud-2"]) expect((await turn(id)).status).toBe(200);
+      const full = await turn("bud-3");
+      const fullAssemble = assembleOf(full.json);
+      expect(fullAssemble.windowCount).toBeGreaterThanOrEqual(4);
+      const limit = fullAssemble.estimatedInputTokens as number;
+
+      // The thread grew by one exchange: the same budget now fits only without the oldest messages.
+      const trimmed = await turn("bud-4", { maxInputTokens: limit });
+      expect(trimmed.status).toBe(200);
+      const trimmedAssemble = assembleOf(trimmed.json);
+      expect(trimmedAssemble.trimmedForBudget).toBeGreaterThanOrEqual(1);
+      expect(trimmedAssemble.estimatedInputTokens).toBeLessThanOrEqual(limit);
+      expect(trimmedAssemble.windowCount).toBeLessThan((fullAssemble.windowCount ?? 0) + 2);
+
+      const callsBefore = model.counts.main;
+      const refused = await turn("bud-5", { maxInputTokens: 10 });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error).toMatchObject({
+        code: "budget_exceeded",
+        details: { budget: "maxInputTokens", limit: 10, retryable: false },
+      });
+      expect(refused.json.error.message).toContain("budgets.maxInputTokens (10)");
+      expect(model.counts.main).toBe(callsBefore);
+      const tx = await srv.server.store.transmissions.getByRequestId("default", "bud-5");
+      expect(tx?.status).toBe("failed");
+      expect(await srv.server.store.responses.get("default", "bud-5")).toBeNull();
+    });
+
+    it("budgets.timeoutMs caps a model call: a slow provider gives 502 and nothing is written", async () => {
+      model.reply({ ...envelope("Too late."), delayMs: 3_000 });
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "slow-1",
+        threadId: "th-slow",
+        message: "Plan my afternoon.",
+        budgets: { timeoutMs: 150 },
+      });
+      expect(res.status).toBe(502);
+      expect(res.json.error.code).toBe("provider_error");
+      expect(await srv.server.store.messages.countInThread("default", "th-slow")).toBe(0);
+    });
+
     it("answers 502 after retries, marks the transmission failed and writes nothing else; a retry then succeeds", async () => {
       model.reply(
         { kind: "status", status: 503 },
