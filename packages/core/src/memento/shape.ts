@@ -42,3 +42,41 @@ export function mergeMementoShape(args: MergeMementoShapeArgs): ThreadMementoSha
   if (!args.freeze && args.proposedShape) return mementoShapeOf(args.proposedShape);
   return args.previous ? mementoShapeOf(args.previous) : defaultMementoShape();
 }
+
+export interface RebaseMementoShapeArgs {
+  /** The shape the model was shown (what its proposal was written against). */
+  readonly base: ThreadMementoShape | null;
+  /** The model's proposal. */
+  readonly proposed: ThreadMementoShape;
+  /** The shape stored now, after a concurrent turn changed it. */
+  readonly current: ThreadMementoShape | null;
+}
+
+const MAX_LIST_ITEMS = 50;
+
+/**
+ * Three-way merge for a compare-and-swap retry: applies what the proposal changed relative to
+ * `base` (items it added or removed, a new arc) onto `current`, so a concurrent turn's changes are
+ * kept instead of being overwritten by a proposal written against an older memento. Lists keep
+ * current's order with the additions appended; beyond 50 items the oldest are dropped.
+ */
+export function rebaseMementoShape(args: RebaseMementoShapeArgs): ThreadMementoShape {
+  const base = args.base ?? defaultMementoShape();
+  const current = args.current ?? base;
+  const merged = mementoShapeOf(current);
+  merged.arc = args.proposed.arc !== base.arc ? args.proposed.arc : current.arc;
+  for (const field of LIST_FIELDS) {
+    const before = new Set(base[field]);
+    const after = new Set(args.proposed[field]);
+    const kept = current[field].filter((item) => !before.has(item) || after.has(item));
+    const seen = new Set(kept);
+    for (const item of args.proposed[field]) {
+      if (!before.has(item) && !seen.has(item)) {
+        kept.push(item);
+        seen.add(item);
+      }
+    }
+    merged[field] = kept.slice(-MAX_LIST_ITEMS);
+  }
+  return merged;
+}

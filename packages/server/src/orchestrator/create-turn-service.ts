@@ -13,6 +13,7 @@ import {
   type ModeDecision,
   type PacketInput,
   policyHints,
+  rebaseMementoShape,
   resolveBaselineMemento,
   SolError,
   type SolStore,
@@ -69,7 +70,9 @@ export interface TurnServiceOptions {
   readonly actionRecorder?: ActionRecorder;
 }
 
-const MEMENTO_CAS_ATTEMPTS = 3;
+// Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
+// costs a re-read and a commit, never a model call.
+const MEMENTO_CAS_ATTEMPTS = 16;
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The orchestrator of one turn: idempotency, transmission lifecycle, the pipeline, one atomic commit. */
@@ -364,12 +367,30 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         })
       : proposals.map((p) => p.action);
 
+    // The memento the model's proposal was written against; a CAS retry rebases the proposal from it
+    // onto the fresh memento, so a concurrent turn's decisions are merged rather than overwritten.
+    const shownBaseline = baseline.source === "request" ? baseline.memento : (stored?.memento ?? null);
     for (let attempt = 1; ; attempt++) {
+      const proposed = gen.envelope.meta?.shape;
+      const envelope =
+        attempt > 1 && baseline.source !== "request" && proposed !== undefined
+          ? {
+              ...gen.envelope,
+              meta: {
+                ...gen.envelope.meta,
+                shape: rebaseMementoShape({
+                  base: shownBaseline,
+                  proposed,
+                  current: stored?.memento ?? null,
+                }),
+              },
+            }
+          : gen.envelope;
       const plan = planMemento({
         threadId,
         baseline: baseline.source === "request" ? baseline.memento : (stored?.memento ?? null),
         stored,
-        envelope: gen.envelope,
+        envelope,
         userMessageId,
         breakpointDecision: decision,
         nowIso: iso(),

@@ -122,6 +122,25 @@ export function chatTurnSuite(backend: Backend): void {
       expect(deltas.map((d) => d.data.text).join("")).toBe(final.assistant.content);
     });
 
+    it("concurrent turns on one thread all keep their decisions (the CAS retry rebases, not overwrites)", async () => {
+      const thread = `th-concurrent-${backend}`;
+      const options = [0, 1, 2, 3, 4, 5];
+      const results = await Promise.all(
+        options.map((i) =>
+          srv.request("POST", "/v1/chat", {
+            requestId: `concurrent-${i}`,
+            threadId: thread,
+            message: `I decided to go with option ${i} for the venue.`,
+          }),
+        ),
+      );
+      expect(results.map((r) => r.status)).toEqual(options.map(() => 200));
+      const memento = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      expect(memento.status).toBe(200);
+      const decisions = (memento.json.decisions as string[]).join("\n");
+      for (const i of options) expect(decisions).toContain(`option ${i}`);
+    });
+
     it("rejects bad input with 400 and field paths, never 500", async () => {
       const cases: [unknown, string][] = [
         [{ threadId: "t", message: "hi" }, "requestId"],
