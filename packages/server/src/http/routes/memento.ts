@@ -11,10 +11,19 @@ export function mementoEtag(version: number): string {
   return `"v${version}"`;
 }
 
-/** Parses an If-Match header into the version it names; null when it names none we issued. */
-function parseIfMatch(header: string): number | null {
-  const m = /^(?:W\/)?"v(\d+)"$/.exec(header.trim());
-  return m ? Number(m[1]) : null;
+/**
+ * Parses an If-Match header: `*` (any current version), or the versions its comma-separated ETags
+ * name; null when it names none we issued.
+ */
+function parseIfMatch(header: string): "any" | number[] | null {
+  const tags = header.split(",").map((tag) => tag.trim());
+  if (tags.includes("*")) return "any";
+  const versions: number[] = [];
+  for (const tag of tags) {
+    const m = /^(?:W\/)?"v(\d+)"$/.exec(tag);
+    if (m) versions.push(Number(m[1]));
+  }
+  return versions.length > 0 ? versions : null;
 }
 
 /** Memento GET/PUT with ETag / If-Match compare-and-swap (api.md §3). */
@@ -51,9 +60,27 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
       const ifNoneMatch = req.headers["if-none-match"];
       let expected: number | null;
       if (typeof ifMatch === "string" && ifMatch.length > 0) {
-        expected = parseIfMatch(ifMatch);
-        if (expected === null)
+        const matches = parseIfMatch(ifMatch);
+        if (matches === null)
           throw new SolError("precondition_failed", "If-Match does not name a current version.");
+        if (matches.length === 1 && typeof matches[0] === "number") {
+          expected = matches[0];
+        } else {
+          // `*` or several tags: whichever version is current, if it is one of them (the write is
+          // still a compare-and-swap on that version).
+          const current = await deps.store.mementos.get(req.tenantId, threadId);
+          if (current === null) throw new SolError("not_found", `No memento for thread ${threadId}.`);
+          if (matches !== "any" && !matches.includes(current.version)) {
+            throw new SolError(
+              "precondition_failed",
+              "The memento changed since those ETags; GET it again and retry.",
+              {
+                details: { currentEtag: mementoEtag(current.version) },
+              },
+            );
+          }
+          expected = current.version;
+        }
       } else if (ifNoneMatch === "*") {
         expected = null;
       } else {

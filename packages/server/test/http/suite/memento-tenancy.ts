@@ -67,16 +67,62 @@ export function mementoTenancySuite(backend: Backend): void {
       expect(after.json.arc).toBe("Trip planning, edited by the user");
       expect(after.headers.get("etag")).toBe(newTag);
 
+      // `*` matches whatever version is current; a list matches when one of its tags is current.
+      const star = await srv.request(
+        "PUT",
+        "/v1/threads/th-m/memento",
+        { ...edited, arc: "Star write" },
+        {
+          ...asA,
+          "if-match": "*",
+        },
+      );
+      expect(star.status).toBe(200);
+      const starTag = star.headers.get("etag");
+      expect(starTag).not.toBe(newTag);
+      const listed = await srv.request(
+        "PUT",
+        "/v1/threads/th-m/memento",
+        { ...edited, arc: "List write" },
+        {
+          ...asA,
+          "if-match": `${etag}, ${starTag}`,
+        },
+      );
+      expect(listed.status).toBe(200);
+      const staleList = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
+        ...asA,
+        "if-match": `${etag}, ${starTag}`,
+      });
+      expect(staleList.status).toBe(412);
+      expect(staleList.json.error.details.currentEtag).toBe(listed.headers.get("etag"));
+      const starMissing = await srv.request(
+        "PUT",
+        "/v1/threads/th-none/memento",
+        { ...edited, threadId: "th-none" },
+        {
+          ...asA,
+          "if-match": "*",
+        },
+      );
+      expect(starMissing.status).toBe(404);
+      const restored = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
+        ...asA,
+        "if-match": listed.headers.get("etag") ?? "",
+      });
+      expect(restored.status).toBe(200);
+      const restoredTag = restored.headers.get("etag");
+
       const wrongThread = await srv.request("PUT", "/v1/threads/other/memento", edited, {
         ...asA,
-        "if-match": newTag ?? "",
+        "if-match": restoredTag ?? "",
       });
       expect(wrongThread.status).toBe(400);
       const invalid = await srv.request(
         "PUT",
         "/v1/threads/th-m/memento",
         { ...edited, arc: "" },
-        { ...asA, "if-match": newTag ?? "" },
+        { ...asA, "if-match": restoredTag ?? "" },
       );
       expect(invalid.status).toBe(400);
       expect(invalid.json.error.details.map((d: { path: string }) => d.path)).toContain("arc");
