@@ -27,16 +27,20 @@ export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService):
       schema: {
         summary: "List tasks, optionally only those in the given statuses (comma-separated)",
         querystring: z.object({
+          // `?status=` (empty) lists every task, like leaving it out.
           status: z
-            .string()
-            .regex(STATUS_LIST, "status must be a comma-separated list of task statuses")
+            .union([
+              z.literal(""),
+              z.string().regex(STATUS_LIST, "status must be a comma-separated list of task statuses"),
+            ])
             .optional(),
         }),
         response: { 200: z.object({ tasks: z.array(Task) }), 400: ErrorBody },
       },
     },
     async (req) => {
-      const statuses = req.query.status?.split(",") as TaskStatus[] | undefined;
+      const raw = req.query.status;
+      const statuses = raw === undefined || raw === "" ? undefined : (raw.split(",") as TaskStatus[]);
       return { tasks: await agency.listTasks(req.tenantId, statuses) };
     },
   );

@@ -124,6 +124,10 @@ export function agencySuite(backend: Backend): void {
       expect(world.json.error.details.map((d: { path: string }) => d.path)).toContain("world.health");
       expect((await post("/v1/agency/drive-tick", {})).status).toBe(400);
       expect((await get("/v1/tasks?status=sleeping")).status).toBe(400);
+      // An empty filter (api.md writes the route as `GET /v1/tasks?status=`) lists every task.
+      const all = await get("/v1/tasks?status=");
+      expect(all.status).toBe(200);
+      expect(all.json.tasks).toEqual((await get("/v1/tasks")).json.tasks);
       expect((await post("/v1/tasks/nope/progress", { progress: 2 })).status).toBe(400);
     });
 
