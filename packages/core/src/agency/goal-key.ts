@@ -1,5 +1,7 @@
 /** Lowercases one goal part and joins its words with underscores; "" when nothing is left. */
 function canonicalPart(part: string): string {
+  // Untyped callers (model output, JSON) may pass nothing: that is an empty part, not a crash.
+  if (typeof part !== "string") return "";
   let out = "";
   let pendingUnderscore = false;
   for (const ch of part.toLowerCase()) {

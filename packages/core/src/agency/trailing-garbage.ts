@@ -18,6 +18,20 @@ function trimJunk(text: string, end: number): number {
   return e;
 }
 
+/** Chat-template control tokens a model may emit at the end ("<|endoftext|>", "<|im_end|>", "</s>"). */
+const SPECIAL_TOKEN_AT_END = /(?:<\|[A-Za-z0-9_]{1,32}\|>|<\/s>|<eos>|<end_of_turn>|\[\/INST\])$/;
+
+/** Drops the control tokens that end the text at `end` (each whole, never half of one). */
+function trimSpecialToken(text: string, end: number): number {
+  let e = end;
+  for (;;) {
+    const m = SPECIAL_TOKEN_AT_END.exec(text.slice(Math.max(0, e - 40), e));
+    if (m === null) return e;
+    e -= m[0].length;
+    while (e > 0 && isSpace(text[e - 1])) e--;
+  }
+}
+
 /** Drops a bare number that follows a finished sentence ("I should explore. 42"). */
 function trimNumberAfterSentence(text: string, end: number): number {
   let d = end;
@@ -61,14 +75,18 @@ function trimFragment(text: string, end: number): number {
 }
 
 /**
- * Removes what a model leaves behind at the end of a reply: dangling symbols, a bare number after
+ * Removes what a model leaves behind at the end of a reply: chat-template control tokens such as
+ * `<|endoftext|>`, dangling symbols, a bare number after
  * the last sentence, and a fragment of up to FRAGMENT_MAX_WORDS words cut off mid-sentence.
  */
 export function stripTrailingGarbage(text: string): string {
   let end = text.length;
   for (;;) {
     const before = end;
-    end = trimFragment(text, trimNumberAfterSentence(text, trimJunk(text, end)));
+    // Control tokens first: their brackets and bars would otherwise be trimmed as junk, half a token.
+    let e = end;
+    while (e > 0 && isSpace(text[e - 1])) e--;
+    end = trimFragment(text, trimNumberAfterSentence(text, trimJunk(text, trimSpecialToken(text, e))));
     if (end === before) break;
   }
   return end === text.length ? text : text.slice(0, end).trimEnd();

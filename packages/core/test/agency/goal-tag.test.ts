@@ -193,6 +193,9 @@ describe("canonicalGoalKey", () => {
     expect(canonicalGoalKey("", "oak_log")).toBe("");
     expect(canonicalGoalKey("collect", "")).toBe("");
     expect(canonicalGoalKey("collect", "  !! ")).toBe("");
+    // Untyped callers: a missing part is an empty part.
+    expect(canonicalGoalKey(undefined as unknown as string, "oak_log")).toBe("");
+    expect(canonicalGoalKey("collect", null as unknown as string)).toBe("");
   });
 
   it("is idempotent on its own parts and never contains spaces or uppercase", () => {

@@ -126,6 +126,11 @@ describe("stripTrailingGarbage", () => {
     ["Plan:\n1. get wood\n2. craft table", "Plan:\n1. get wood\n2. craft table"],
     ["I see a tree. I will walk over there", "I see a tree. I will walk over there"],
     ["Done (finally)", "Done (finally)"],
+    // Chat-template control tokens go whole, never half of one.
+    ["I will mine. <|endoftext|>", "I will mine."],
+    ["ok <|eot_id|> <|end_of_text|>\n", "ok"],
+    ["Done.</s>", "Done."],
+    ["x < y", "x < y"],
   ])("%j -> %j", (input, expected) => {
     expect(stripTrailingGarbage(input)).toBe(expected);
   });
