@@ -12,14 +12,21 @@ export interface RiskAction {
   readonly params?: unknown;
 }
 
-/** Atlas action definitions by name or `*` pattern; only `risk_tier` matters here. */
-export type ActionRiskDefinitions = Readonly<Record<string, { readonly risk_tier?: RiskTier | undefined }>>;
+/**
+ * Atlas action definitions by name or `*` pattern; only the risk tier matters here, spelt `risk_tier`
+ * (the atlas) or `riskTier` (the spec's detection code).
+ */
+export type ActionRiskDefinitions = Readonly<
+  Record<string, { readonly risk_tier?: RiskTier | undefined; readonly riskTier?: RiskTier | undefined }>
+>;
 
 /**
  * The spec's detection patterns, checked in order against the action type and its JSON params;
  * the first that matches decides.
  */
 export const RISK_TIER_PATTERNS: ReadonlyArray<readonly [RegExp, RiskTier]> = Object.freeze([
+  // The spec's tier table lists "Drop database" as critical, ahead of the generic drop -> high rule.
+  [/^drop[_\-\s]?(database|db)(?![a-z])/, "critical"],
   [/^(read|get|list|search|find)/, "low"],
   [/^(write|create|update|set)/, "medium"],
   [/^(delete|remove|drop|destroy)/, "high"],
@@ -57,11 +64,14 @@ export function findActionDefinition<T>(
 }
 
 /**
- * Risk tier of an action: the explicit `risk_tier` of its atlas action definition first, then the
- * spec's patterns on the type and the JSON of the params (compared in lower case), default `low`.
+ * Risk tier of an action (or of an action type given as a string): the explicit tier of its atlas
+ * action definition first, then the spec's patterns on the type and the JSON of the params (compared in lower case), default `low`.
  */
-export function detectRiskTier(action: RiskAction, definitions?: ActionRiskDefinitions): RiskTier {
-  const explicit = findActionDefinition(definitions, action.type)?.risk_tier;
+export function detectRiskTier(action: RiskAction | string, definitions?: ActionRiskDefinitions): RiskTier {
+  // A bare string is the action type (`detectRiskTier("delete_file")`).
+  if (typeof action === "string") return detectRiskTier({ type: action }, definitions);
+  const definition = findActionDefinition(definitions, action.type);
+  const explicit = definition?.risk_tier ?? definition?.riskTier;
   if (explicit) return explicit;
   const type = action.type.toLowerCase();
   const params = paramsText(action.params);

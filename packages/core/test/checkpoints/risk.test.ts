@@ -19,7 +19,11 @@ describe("detectRiskTier", () => {
       ["update_record", undefined, "medium"],
       ["delete_user", { id: 1 }, "high"],
       ["remove_item", undefined, "high"],
-      ["drop_database", undefined, "high"],
+      // The tier table names "Drop database" as critical; other drops stay high.
+      ["drop_database", undefined, "critical"],
+      ["drop-db", undefined, "critical"],
+      ["drop_table", undefined, "high"],
+      ["drop_dbx_cache", undefined, "high"],
       ["destroy_vm", undefined, "high"],
       ["deploy", undefined, "critical"],
       ["migrate_schema", undefined, "critical"],
@@ -34,7 +38,14 @@ describe("detectRiskTier", () => {
   });
 
   it("applies the patterns in the spec's order (first match wins)", () => {
-    expect(RISK_TIER_PATTERNS.map(([, tier]) => tier)).toEqual(["low", "medium", "high", "critical", "high"]);
+    expect(RISK_TIER_PATTERNS.map(([, tier]) => tier)).toEqual([
+      "critical",
+      "low",
+      "medium",
+      "high",
+      "critical",
+      "high",
+    ]);
     // "write" is checked before "production": the spec's order decides
     expect(detectRiskTier({ type: "write_config", params: { env: "production" } })).toBe("medium");
     expect(detectRiskTier({ type: "DELETE_USER" })).toBe("high");
@@ -52,6 +63,13 @@ describe("detectRiskTier", () => {
     expect(detectRiskTier({ type: "delete_user" }, defs)).toBe("critical");
     expect(detectRiskTier({ type: "delete_draft_3" }, defs)).toBe("medium");
     expect(detectRiskTier({ type: "summarize" }, defs)).toBe("low");
+    // The spec's detection code spells it riskTier.
+    expect(detectRiskTier({ type: "read_file" }, { read_file: { riskTier: "critical" } })).toBe("critical");
+  });
+
+  it("takes a bare action type as a string", () => {
+    expect(detectRiskTier("delete_file")).toBe("high");
+    expect(detectRiskTier("read_file", { read_file: { risk_tier: "medium" } })).toBe("medium");
   });
 
   it("always answers one of the four tiers", () => {
