@@ -53,7 +53,7 @@ class SessionConflict extends Error {
   }
 }
 
-const selectSession = preparedQuery(2, (db, tenantId: string, sessionId: string) =>
+const selectSession = preparedQuery((db, tenantId: string, sessionId: string) =>
   db
     .selectFrom("checkpoint_sessions")
     .selectAll()
@@ -62,7 +62,6 @@ const selectSession = preparedQuery(2, (db, tenantId: string, sessionId: string)
 );
 
 const updateState = preparedQuery(
-  5,
   (db, state: string, now: string, tenantId: string, sessionId: string, expectedVersion: number) =>
     db
       .updateTable("checkpoint_sessions")
@@ -73,13 +72,12 @@ const updateState = preparedQuery(
 );
 
 const updateWithMemo = preparedQuery(
-  7,
   (
     db,
     state: string,
     now: string,
-    requestId: string | null,
-    result: string | null,
+    requestId: string,
+    result: string,
     tenantId: string,
     sessionId: string,
     expectedVersion: number,
@@ -105,7 +103,7 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
         last_request_id: write.memo.requestId,
         last_result: encodeJson(write.memo.result, "checkpoint session result"),
       }
-    : {};
+    : null;
   if (write.expectedVersion === null) {
     const inserted = await tx.db
       .insertInto("checkpoint_sessions")
@@ -114,9 +112,8 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
         session_id: write.sessionId,
         state,
         version: 1,
-        last_request_id: null,
-        last_result: null,
-        ...memo,
+        last_request_id: memo?.last_request_id ?? null,
+        last_result: memo?.last_result ?? null,
         created_at: write.now,
         updated_at: write.now,
       })
@@ -126,15 +123,8 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
     return 1;
   }
   const keys = [write.tenantId, write.sessionId, write.expectedVersion] as const;
-  const updated = write.memo
-    ? await updateWithMemo(
-        tx,
-        state,
-        write.now,
-        memo.last_request_id ?? null,
-        memo.last_result ?? null,
-        ...keys,
-      )
+  const updated = memo
+    ? await updateWithMemo(tx, state, write.now, memo.last_request_id, memo.last_result, ...keys)
     : await updateState(tx, state, write.now, ...keys);
   if ((updated.numAffectedRows ?? 0n) === 0n) throw new SessionConflict();
   return write.expectedVersion + 1;

@@ -89,7 +89,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
   }
 }
 
-const markSucceededQuery = preparedQuery(3, (db, now: string, tenantId: string, transmissionId: string) =>
+const markSucceededQuery = preparedQuery((db, now: string, tenantId: string, transmissionId: string) =>
   db
     .updateTable("transmissions")
     .set({ status: "succeeded", updated_at: now })

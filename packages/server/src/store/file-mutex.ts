@@ -25,6 +25,7 @@ export class FileMutex {
 /** Shared mutexes by resolved file path. */
 const fileMutexes = new Map<string, FileMutex>();
 
+/** The shared mutex of a file, one more reference to it (a private one for memory, `key` null). */
 export function acquireFileMutex(key: string | null): FileMutex {
   if (key === null) return new FileMutex();
   let mutex = fileMutexes.get(key);
@@ -36,6 +37,7 @@ export function acquireFileMutex(key: string | null): FileMutex {
   return mutex;
 }
 
+/** Drops one reference; the last one forgets the file's mutex. */
 export function releaseFileMutex(key: string | null, mutex: FileMutex): void {
   if (key === null) return;
   mutex.refs -= 1;

@@ -3,12 +3,11 @@ import { decodeJson, encodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { preparedQuery } from "./prepared-query.js";
 
-const selectMemento = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
   db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),
 );
 
 const updateMemento = preparedQuery(
-  5,
   (db, json: string, now: string, tenantId: string, threadId: string, expectedVersion: number) =>
     db
       .updateTable("mementos")
@@ -23,7 +22,7 @@ const updateMemento = preparedQuery(
       .where("version", "=", expectedVersion),
 );
 
-const bumpTurns = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+const bumpTurns = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .updateTable("mementos")
     .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1) }))

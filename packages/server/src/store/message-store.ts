@@ -5,7 +5,7 @@ import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { MessagesTable } from "./schema.js";
 
-const selectRecent = preparedQuery(3, (db, tenantId: string, threadId: string, limit: number) =>
+const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limit: number) =>
   db
     .selectFrom("messages")
     .selectAll()
@@ -15,7 +15,7 @@ const selectRecent = preparedQuery(3, (db, tenantId: string, threadId: string, l
     .limit(limit),
 );
 
-const countThread = preparedQuery(2, (db, tenantId: string, threadId: string) =>
+const countThread = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .selectFrom("thread_stats")
     .select("message_count as n")
@@ -23,7 +23,7 @@ const countThread = preparedQuery(2, (db, tenantId: string, threadId: string) =>
     .where("thread_id", "=", threadId),
 );
 
-const addToThreadCount = preparedQuery(3, (db, tenantId: string, threadId: string, added: number) =>
+const addToThreadCount = preparedQuery((db, tenantId: string, threadId: string, added: number) =>
   db
     .insertInto("thread_stats")
     .values({ tenant_id: tenantId, thread_id: threadId, message_count: added })

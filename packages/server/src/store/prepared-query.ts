@@ -15,13 +15,14 @@ interface Template {
  * A query whose SQL text depends only on its shape, compiled once per dialect and then run with new
  * argument values: on a turn's hot path Kysely's building and compiling cost more than SQLite ran.
  * `build` must put each argument straight into a value position (a where value, an inserted or set
- * value, a limit) and never let an argument decide the shape; preparing checks that every argument
- * became a parameter and throws otherwise.
+ * value, a limit), declare each as a plain parameter (no defaults, no rest) and never let one decide
+ * the shape; preparing checks that every argument became a parameter and throws otherwise.
  */
 export function preparedQuery<Args extends readonly unknown[], Row>(
-  arity: Args["length"],
   build: (db: Kysely<StoreDatabase>, ...args: Args) => Compilable<Row>,
 ): (ctx: Pick<StoreContext, "db" | "dialect">, ...args: Args) => Promise<QueryResult<Row>> {
+  // The builder's own parameter count (no defaults or rest parameters), less `db`.
+  const arity = Math.max(0, build.length - 1);
   const templates = new Map<StoreDialect, Template>();
 
   const prepare = (db: Kysely<StoreDatabase>): Template => {

@@ -49,7 +49,7 @@ export function chainDrafts(
   });
 }
 
-const selectRunTail = preparedQuery(2, (db, tenantId: string, traceRunId: string) =>
+const selectRunTail = preparedQuery((db, tenantId: string, traceRunId: string) =>
   db
     .selectFrom("trace_events")
     .select(["seq", "hash"])

@@ -30,7 +30,6 @@ const ATTEMPT_COLUMNS = [
 ] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
 
 const insertClaimQuery = preparedQuery(
-  10,
   (
     db,
     tenantId: string,
@@ -65,7 +64,6 @@ const insertClaimQuery = preparedQuery(
 );
 
 const finishSucceededQuery = preparedQuery(
-  5,
   (
     db,
     status: DeliveryAttemptStatus,

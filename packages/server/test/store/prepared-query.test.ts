@@ -3,7 +3,7 @@ import { type OpenStoreOptions, openStore, type SqlSolStore } from "../../src/st
 import { preparedQuery } from "../../src/store/prepared-query.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
 
-const selectByThread = preparedQuery(3, (db, tenantId: string, threadId: string, limit: number) =>
+const selectByThread = preparedQuery((db, tenantId: string, threadId: string, limit: number) =>
   db
     .selectFrom("messages")
     .select(["message_id", "content"])
@@ -15,7 +15,7 @@ const selectByThread = preparedQuery(3, (db, tenantId: string, threadId: string,
     .limit(limit),
 );
 
-const insertMessage = preparedQuery(3, (db, threadId: string, id: string, at: string) =>
+const insertMessage = preparedQuery((db, threadId: string, id: string, at: string) =>
   db.insertInto("messages").values({
     tenant_id: "t1",
     thread_id: threadId,
@@ -63,7 +63,7 @@ function suite(name: string, open: () => Promise<{ store: SqlSolStore; close(): 
     });
 
     it("refuses a builder that transforms an argument instead of binding it", async () => {
-      const bad = preparedQuery(1, (db, threadId: string) =>
+      const bad = preparedQuery((db, threadId: string) =>
         db.selectFrom("messages").selectAll().where("thread_id", "=", threadId.toUpperCase()),
       );
       await expect(bad({ db: store.db, dialect: store.kind }, "a")).rejects.toThrow(
