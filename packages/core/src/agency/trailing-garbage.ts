@@ -21,9 +21,10 @@ function trimJunk(text: string, end: number): number {
 /** Chat-template control tokens a model may emit at the end ("<|endoftext|>", "<|im_end|>", "</s>"). */
 const SPECIAL_TOKEN_AT_END = /(?:<\|[A-Za-z0-9_]{1,32}\|>|<\/s>|<eos>|<end_of_turn>|\[\/INST\])$/;
 
-/** Drops the control tokens that end the text at `end` (each whole, never half of one). */
+/** Drops trailing whitespace and the control tokens that end the text (each whole, never half of one). */
 function trimSpecialToken(text: string, end: number): number {
   let e = end;
+  while (e > 0 && isSpace(text[e - 1])) e--;
   for (;;) {
     const m = SPECIAL_TOKEN_AT_END.exec(text.slice(Math.max(0, e - 40), e));
     if (m === null) return e;
@@ -84,9 +85,7 @@ export function stripTrailingGarbage(text: string): string {
   for (;;) {
     const before = end;
     // Control tokens first: their brackets and bars would otherwise be trimmed as junk, half a token.
-    let e = end;
-    while (e > 0 && isSpace(text[e - 1])) e--;
-    end = trimFragment(text, trimNumberAfterSentence(text, trimJunk(text, trimSpecialToken(text, e))));
+    end = trimFragment(text, trimNumberAfterSentence(text, trimJunk(text, trimSpecialToken(text, end))));
     if (end === before) break;
   }
   return end === text.length ? text : text.slice(0, end).trimEnd();

@@ -60,6 +60,12 @@ function body(code: string, message: string, details?: unknown): HttpErrorBody {
 }
 
 /** Turns zod issue paths ("/budgets/maxOutputTokens") into the field list clients see in `details`. */
+/** "Invalid request: check a, b." naming each field once, however many rules it broke. */
+export function invalidRequestSentence(paths: readonly string[]): string {
+  const fields = [...new Set(paths)].join(", ");
+  return `Invalid request: check ${fields || "the body"}.`;
+}
+
 function validationDetails(err: FastifyLikeError): { path: string; message: string }[] {
   return (err.validation ?? []).map((v) => {
     // fastify-type-provider-zod puts the zod issue's extra fields (e.g. `keys`) in params.
@@ -87,11 +93,9 @@ export function mapErrorToHttp(error: unknown): MappedError {
   const err = (error ?? {}) as FastifyLikeError;
   if (Array.isArray(err.validation)) {
     const details = validationDetails(err);
-    // Each field once, however many rules it broke (details keep every issue).
-    const fields = [...new Set(details.map((d) => d.path))].join(", ");
     return {
       status: 400,
-      body: body("invalid_input", `Invalid request: check ${fields || "the body"}.`, details),
+      body: body("invalid_input", invalidRequestSentence(details.map((d) => d.path)), details),
     };
   }
   switch (err.code) {

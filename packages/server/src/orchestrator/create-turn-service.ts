@@ -13,7 +13,6 @@ import {
   type ModeDecision,
   type PacketInput,
   policyHints,
-  rebaseMementoShape,
   resolveBaselineMemento,
   SolError,
   type SolStore,
@@ -367,30 +366,16 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         })
       : proposals.map((p) => p.action);
 
-    // The memento the model's proposal was written against; a CAS retry rebases the proposal from it
-    // onto the fresh memento, so a concurrent turn's decisions are merged rather than overwritten.
-    const shownBaseline = baseline.source === "request" ? baseline.memento : (stored?.memento ?? null);
+    const baselineNow = () => (baseline.source === "request" ? baseline.memento : (stored?.memento ?? null));
+    // What the model was shown; a compare-and-swap retry rebases its proposal onto the fresh memento.
+    const proposalBase = baselineNow();
     for (let attempt = 1; ; attempt++) {
-      const proposed = gen.envelope.meta?.shape;
-      const envelope =
-        attempt > 1 && baseline.source !== "request" && proposed !== undefined
-          ? {
-              ...gen.envelope,
-              meta: {
-                ...gen.envelope.meta,
-                shape: rebaseMementoShape({
-                  base: shownBaseline,
-                  proposed,
-                  current: stored?.memento ?? null,
-                }),
-              },
-            }
-          : gen.envelope;
       const plan = planMemento({
         threadId,
-        baseline: baseline.source === "request" ? baseline.memento : (stored?.memento ?? null),
+        baseline: baselineNow(),
+        proposalBase,
         stored,
-        envelope,
+        envelope: gen.envelope,
         userMessageId,
         breakpointDecision: decision,
         nowIso: iso(),

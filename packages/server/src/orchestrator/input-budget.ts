@@ -23,13 +23,14 @@ export function assembleWithinBudget(input: AssemblePromptInput): {
   const prompt = assemble();
   const limit = input.budgets?.maxInputTokens;
   if (limit === undefined || promptTokens(prompt) <= limit) return { prompt, trimmedForBudget: 0 };
+  let smallest = prompt;
   for (let size = prompt.windowCount - 1; size >= 0; size -= 1) {
-    const smaller = assemble(size);
-    if (promptTokens(smaller) <= limit) {
-      return { prompt: smaller, trimmedForBudget: prompt.windowCount - smaller.windowCount };
+    smallest = assemble(size);
+    if (promptTokens(smallest) <= limit) {
+      return { prompt: smallest, trimmedForBudget: prompt.windowCount - smallest.windowCount };
     }
   }
-  const estimated = promptTokens(assemble(0));
+  const estimated = promptTokens(smallest);
   throw new SolError(
     "budget_exceeded",
     `The prompt needs about ${estimated} input tokens even without earlier messages, more than budgets.maxInputTokens (${limit}).`,

@@ -5,6 +5,7 @@ import {
   type IdGenerator,
   type ModelOutputEnvelope,
   normalizeModelAffect,
+  rebaseMementoShape,
   SolError,
   type StoredMemento,
   shouldPersistMemento,
@@ -25,6 +26,11 @@ export interface MementoPlan {
 export function planMemento(args: {
   readonly threadId: string;
   readonly baseline: ThreadMementoV02 | null;
+  /**
+   * The memento the model was shown. When it is not `baseline` (a compare-and-swap retry after a
+   * concurrent turn), the model's shape is rebased onto `baseline` so that turn's changes are kept.
+   */
+  readonly proposalBase: ThreadMementoV02 | null;
   readonly stored: StoredMemento | null;
   readonly envelope: ModelOutputEnvelope;
   readonly userMessageId: string;
@@ -39,13 +45,17 @@ export function planMemento(args: {
     affectPoint = { endMessageId: args.userMessageId, ...n, source: "model" };
   }
   const signals = meta?.signals ? signalItemsFromEnvelope(meta.signals, args.userMessageId) : undefined;
+  const proposedShape =
+    meta?.shape && args.proposalBase !== args.baseline
+      ? rebaseMementoShape({ base: args.proposalBase, proposed: meta.shape, current: args.baseline })
+      : meta?.shape;
   const next = buildNextMemento({
     previous: args.baseline,
     threadId: args.threadId,
     breakpointDecision: args.breakpointDecision,
     nowIso: args.nowIso,
     newMementoId: args.ids("mem"),
-    ...(meta?.shape ? { proposedShape: meta.shape } : {}),
+    ...(proposedShape ? { proposedShape } : {}),
     ...(affectPoint ? { affectPoint } : {}),
     ...(signals ? { signals } : {}),
   });

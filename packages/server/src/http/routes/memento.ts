@@ -63,8 +63,9 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
         const matches = parseIfMatch(ifMatch);
         if (matches === null)
           throw new SolError("precondition_failed", "If-Match does not name a current version.");
-        if (matches.length === 1 && typeof matches[0] === "number") {
-          expected = matches[0];
+        const [only, ...others] = matches === "any" ? [] : matches;
+        if (only !== undefined && others.length === 0) {
+          expected = only;
         } else {
           // `*` or several tags: whichever version is current, if it is one of them (the write is
           // still a compare-and-swap on that version).

@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
 import type { AppDeps } from "../app-deps.js";
+import { invalidRequestSentence } from "../error-mapping.js";
 import { writeSseData } from "../sse.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { toChatCompletion, toChunks, toFacadeTurn, wantsTools } from "./openai-mapping.js";
@@ -50,13 +51,9 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
       const turn = toFacadeTurn(body, { requestId, threadId });
       if (!turn.ok) {
         const details = turn.issues.map((i) => ({ path: (i.path ?? []).join("."), message: i.message }));
-        throw new SolError(
-          "invalid_input",
-          `Invalid request: check ${[...new Set(details.map((d) => d.path))].join(", ")}.`,
-          {
-            details,
-          },
-        );
+        throw new SolError("invalid_input", invalidRequestSentence(details.map((d) => d.path)), {
+          details,
+        });
       }
       const { packet, window, instructions, passthrough, bodyHash } = turn.value;
       const outcome = await deps.turns.runTurn(
