@@ -6,48 +6,74 @@
  * Throws TypeError for values JSON cannot hold (BigInt, cycles, a bare undefined or function).
  */
 export function canonicalJson(value: unknown): string {
-  const text = serialise(value, new Set());
+  const text = serialise(value, []);
   if (text === undefined) throw new TypeError("canonicalJson: the value is not JSON-serialisable");
   return text;
 }
 
-function serialise(input: unknown, seen: Set<object>): string | undefined {
-  const value =
-    typeof input === "object" &&
-    input !== null &&
-    typeof (input as { toJSON?: unknown }).toJSON === "function"
-      ? (input as { toJSON(): unknown }).toJSON()
-      : input;
-  if (value === null) return "null";
+// Every trace event and payload hash goes through here, so it builds strings directly instead of
+// arrays joined, and tracks the current path in an array (short: data is shallow) instead of a Set.
+function serialise(input: unknown, path: object[]): string | undefined {
+  let value = input;
+  if (typeof value === "object" && value !== null) {
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === "function") value = (toJSON as () => unknown).call(value);
+  }
   switch (typeof value) {
     case "string":
-    case "boolean":
-    case "number":
       return JSON.stringify(value);
+    case "number":
+      // Same digits as JSON.stringify; it writes null for NaN and the infinities.
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
     case "bigint":
       throw new TypeError("canonicalJson: BigInt is not JSON data");
     case "object":
-      return serialiseObject(value, seen);
+      return value === null ? "null" : serialiseObject(value, path);
     default:
       return undefined;
   }
 }
 
-function serialiseObject(value: object, seen: Set<object>): string {
-  if (seen.has(value)) throw new TypeError("canonicalJson: the value is cyclic");
-  seen.add(value);
+function serialiseObject(value: object, path: object[]): string {
+  if (path.includes(value)) throw new TypeError("canonicalJson: the value is cyclic");
+  path.push(value);
   let text: string;
   if (Array.isArray(value)) {
-    text = `[${value.map((item) => serialise(item, seen) ?? "null").join(",")}]`;
+    text = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) text += ",";
+      text += serialise(value[i], path) ?? "null";
+    }
+    text += "]";
   } else {
     const record = value as Record<string, unknown>;
-    const parts: string[] = [];
-    for (const key of Object.keys(record).sort()) {
-      const item = serialise(record[key], seen);
-      if (item !== undefined) parts.push(`${JSON.stringify(key)}:${item}`);
+    const keys = Object.keys(record).sort();
+    text = "{";
+    let first = true;
+    for (const key of keys) {
+      const item = serialise(record[key], path);
+      if (item === undefined) continue;
+      text += first ? `${quoteKey(key)}:${item}` : `,${quoteKey(key)}:${item}`;
+      first = false;
     }
-    text = `{${parts.join(",")}}`;
+    text += "}";
   }
-  seen.delete(value);
+  path.pop();
   return text;
+}
+
+// Keys repeat across calls (the same trace fields every turn); quoting them was a third of the work.
+const QUOTED_KEYS = new Map<string, string>();
+const QUOTED_KEYS_MAX = 4096;
+
+function quoteKey(key: string): string {
+  let quoted = QUOTED_KEYS.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED_KEYS.size >= QUOTED_KEYS_MAX) QUOTED_KEYS.clear();
+    QUOTED_KEYS.set(key, quoted);
+  }
+  return quoted;
 }

@@ -25,13 +25,20 @@ const UNSTORABLE_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i
 export function encodeJson(value: unknown, field: string): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new SolError("invalid_input", `${field} is not JSON-serialisable`);
-  // Checked on the serialised text: one scan instead of re-parsing and walking every string.
+  assertStorableJsonText(text, field);
+  return text;
+}
+
+/**
+ * Rejects JSON text (from JSON.stringify or canonicalJson) whose strings hold a NUL or a lone
+ * surrogate; checked on the text, one scan instead of re-parsing and walking every string.
+ */
+export function assertStorableJsonText(text: string, field: string): void {
   if (text.includes("\\u") && UNSTORABLE_ESCAPE.test(text)) {
     throw new SolError("invalid_input", `${field} contains a NUL character or an unpaired surrogate`, {
       details: { field },
     });
   }
-  return text;
 }
 
 /** Reads a JSON column back: SQLite returns the stored text, pg has already parsed jsonb. */

@@ -5,7 +5,7 @@ import { bumpTurnsSincePersist, putMemento } from "./memento-store.js";
 import { insertMessages } from "./message-store.js";
 import { preparedQuery } from "./prepared-query.js";
 import { insertResponse } from "./response-store.js";
-import { appendTraceDrafts } from "./trace-store.js";
+import { insertTraceDrafts } from "./trace-store.js";
 import { finishAttemptIn } from "./transmission-store.js";
 
 /** Thrown inside the transaction to roll it back when the memento compare-and-swap loses. */
@@ -63,7 +63,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
         await finishAttemptIn(tx, input.tenantId, input.finishAttempt.attemptId, input.finishAttempt.patch);
       }
       if (input.trace !== undefined) {
-        await appendTraceDrafts(
+        await insertTraceDrafts(
           tx,
           input.tenantId,
           input.trace.traceRunId,

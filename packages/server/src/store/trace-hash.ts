@@ -14,7 +14,10 @@ export function hashTraceEvent(event: Omit<TraceEvent, "hash"> | TraceEvent): st
  * canonicalJson of an unhashed event built around its metadata's canonical text, so chaining does not
  * serialise the metadata twice. Keys in canonical order; equal to canonicalJson(event) (tested).
  */
-export function canonicalEventJson(event: Omit<TraceEvent, "hash">, metadataJson: string): string {
+export function canonicalEventJson(
+  event: Omit<TraceEvent, "hash" | "metadata">,
+  metadataJson: string,
+): string {
   const s = JSON.stringify;
   const summary = event.summary === undefined ? "" : `,"summary":${s(event.summary)}`;
   return (

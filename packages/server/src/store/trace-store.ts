@@ -2,7 +2,7 @@ import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserv
 import { SolError } from "@solserver/core";
 import { type Selectable, sql } from "kysely";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
-import { assertStorableText, decodeJson, encodeJson } from "./columns.js";
+import { assertStorableJsonText, assertStorableText, decodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -15,6 +15,50 @@ const MAX_APPEND_ATTEMPTS = 20;
 /** Rows per INSERT, well under SQLite's bound-parameter limit. */
 const INSERT_CHUNK = 200;
 
+/** One chained event before its metadata is parsed back: the hash and the row need only the text. */
+interface ChainedDraft {
+  readonly unhashed: Omit<TraceEvent, "hash" | "metadata">;
+  readonly metadataJson: string;
+  readonly hash: string;
+}
+
+function chain(
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+  last: { readonly seq: number; readonly hash: string } | null,
+  nowIso: () => string,
+): ChainedDraft[] {
+  let seq = last === null ? 0 : last.seq + 1;
+  let prevHash = last === null ? GENESIS_HASH : last.hash;
+  const out: ChainedDraft[] = [];
+  for (const draft of drafts) {
+    const metadataJson = canonicalJson(draft.metadata);
+    const unhashed: Omit<TraceEvent, "hash" | "metadata"> = {
+      seq,
+      traceRunId,
+      transmissionId,
+      actor: draft.actor,
+      phase: draft.phase,
+      status: draft.status,
+      ...(draft.summary === undefined ? {} : { summary: draft.summary }),
+      ts: draft.ts ?? nowIso(),
+      prevHash,
+    };
+    // Same value as hashTraceEvent(event), without serialising the metadata a second time.
+    const hash = sha256Hex(prevHash + canonicalEventJson(unhashed, metadataJson));
+    out.push({ unhashed, metadataJson, hash });
+    seq += 1;
+    prevHash = hash;
+  }
+  return out;
+}
+
+function toEvent({ unhashed, metadataJson, hash }: ChainedDraft): TraceEvent {
+  // Normalised as storage will return it, so append() and get() give identical events.
+  return { ...unhashed, metadata: JSON.parse(metadataJson) as TraceEvent["metadata"], hash };
+}
+
 /** Sequences and hashes drafts onto the end of a chain whose last event is `last` (null: empty run). */
 export function chainDrafts(
   traceRunId: string,
@@ -23,30 +67,7 @@ export function chainDrafts(
   last: { readonly seq: number; readonly hash: string } | null,
   nowIso: () => string,
 ): TraceEvent[] {
-  let seq = last === null ? 0 : last.seq + 1;
-  let prevHash = last === null ? GENESIS_HASH : last.hash;
-  return drafts.map((draft) => {
-    const metadataJson = canonicalJson(draft.metadata);
-    const unhashed: Omit<TraceEvent, "hash"> = {
-      seq,
-      traceRunId,
-      transmissionId,
-      actor: draft.actor,
-      phase: draft.phase,
-      status: draft.status,
-      ...(draft.summary === undefined ? {} : { summary: draft.summary }),
-      // Normalised as storage will return it, so append() and get() give identical events.
-      metadata: JSON.parse(metadataJson) as TraceEvent["metadata"],
-      ts: draft.ts ?? nowIso(),
-      prevHash,
-    };
-    // Same value as hashTraceEvent(unhashed), without serialising the metadata a second time.
-    const hash = sha256Hex(prevHash + canonicalEventJson(unhashed, metadataJson));
-    const event: TraceEvent = { ...unhashed, hash };
-    seq += 1;
-    prevHash = event.hash;
-    return event;
-  });
+  return chain(traceRunId, transmissionId, drafts, last, nowIso).map(toEvent);
 }
 
 const selectRunTail = preparedQuery((db, tenantId: string, traceRunId: string) =>
@@ -70,6 +91,27 @@ export async function appendTraceDrafts(
   transmissionId: string | null,
   drafts: readonly TraceEventDraft[],
 ): Promise<TraceEvent[]> {
+  return (await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts)).map(toEvent);
+}
+
+/** {@link appendTraceDrafts} for callers that do not need the stored events back (the turn commit). */
+export async function insertTraceDrafts(
+  tx: StoreContext,
+  tenantId: TenantId,
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+): Promise<void> {
+  await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
+}
+
+async function writeTraceDrafts(
+  tx: StoreContext,
+  tenantId: TenantId,
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+): Promise<ChainedDraft[]> {
   if (drafts.length === 0) return [];
   for (const draft of drafts) {
     assertStorableText(draft.phase, "trace phase");
@@ -80,12 +122,12 @@ export async function appendTraceDrafts(
     await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);
   }
   const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
-  const events = chainDrafts(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
-  const rows = events.map((event) => toRow(tenantId, event));
+  const chained = chain(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
+  const rows = chained.map((item) => toRow(tenantId, item));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     await insertRowsRaw(tx, "trace_events", TRACE_COLUMNS, rows.slice(start, start + INSERT_CHUNK));
   }
-  return events;
+  return chained;
 }
 
 /** TraceStore over trace_events: each run is a SHA-256 chain ordered by seq. */
@@ -147,7 +189,9 @@ const TRACE_COLUMNS = [
   "hash",
 ] as const satisfies readonly (keyof TraceEventsTable)[];
 
-function toRow(tenantId: TenantId, event: TraceEvent): unknown[] {
+function toRow(tenantId: TenantId, { unhashed: event, metadataJson, hash }: ChainedDraft): unknown[] {
+  // The canonical text is valid JSON for both backends; it is stored as is (no second serialisation).
+  assertStorableJsonText(metadataJson, "trace metadata");
   return [
     tenantId,
     event.traceRunId,
@@ -157,10 +201,10 @@ function toRow(tenantId: TenantId, event: TraceEvent): unknown[] {
     event.phase,
     event.status,
     event.summary ?? null,
-    encodeJson(event.metadata, "trace metadata"),
+    metadataJson,
     event.ts,
     event.prevHash,
-    event.hash,
+    hash,
   ];
 }
 

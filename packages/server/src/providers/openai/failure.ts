@@ -1,6 +1,7 @@
 import { SolError } from "@solserver/core";
 import type { AttemptControl } from "./attempt.js";
 import { upstreamErrorMessage } from "./completion.js";
+import type { HttpResponseLike } from "./options.js";
 import { isRetryableStatus, parseRetryAfter } from "./retry.js";
 
 /** Why one attempt failed, and whether another attempt may help. */
@@ -15,7 +16,7 @@ export interface Failure {
 }
 
 /** A failure from an HTTP status: 429 and 5xx are retryable (with any Retry-After), other statuses are not. */
-export function statusFailure(response: Response, bodyText: string, nowMs: number): Failure {
+export function statusFailure(response: HttpResponseLike, bodyText: string, nowMs: number): Failure {
   const retryAfterMs = parseRetryAfter(response.headers, nowMs);
   const detail = upstreamErrorMessage(bodyText);
   return {

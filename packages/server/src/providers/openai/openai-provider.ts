@@ -5,7 +5,12 @@ import { type AttemptControl, startAttempt } from "./attempt.js";
 import { buildChatBody } from "./chat-body.js";
 import { parseCompletion, type ResponseOrigin } from "./completion.js";
 import { type Failure, failureError, statusFailure, thrownFailure } from "./failure.js";
-import { type OpenAiProviderOptions, type ResolvedOpenAiOptions, resolveOpenAiOptions } from "./options.js";
+import {
+  type HttpResponseLike,
+  type OpenAiProviderOptions,
+  type ResolvedOpenAiOptions,
+  resolveOpenAiOptions,
+} from "./options.js";
 import { backoffDelay } from "./retry.js";
 import { readSseData } from "./sse.js";
 import { StreamAccumulator } from "./stream-accumulator.js";
@@ -15,7 +20,7 @@ type Outcome<T> =
   | { readonly ok: false; readonly failure: Failure };
 
 interface OpenStream {
-  readonly response: Response;
+  readonly response: HttpResponseLike;
   readonly control: AttemptControl;
 }
 
@@ -28,7 +33,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): StreamingL
   const cfg = resolveOpenAiOptions(options);
   const origin: ResponseOrigin = { provider: cfg.name, model: cfg.model };
 
-  const post = (body: string, stream: boolean, signal: AbortSignal): Promise<Response> =>
+  const post = (body: string, stream: boolean, signal: AbortSignal): Promise<HttpResponseLike> =>
     cfg.fetch(cfg.endpoint, {
       method: "POST",
       headers: {

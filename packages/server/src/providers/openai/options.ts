@@ -1,10 +1,23 @@
 import type { Clock } from "@solserver/core";
 import { SolError } from "@solserver/core";
-import { createNodeHttpFetch } from "./node-http-fetch.js";
+import { createNodeHttpTransport } from "./node-http-fetch.js";
 import { defaultSleep, type SleepFn } from "./retry.js";
 
 /** The part of `fetch` the adapter uses; injectable for tests and custom agents. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+/** What the adapter reads from an HTTP response; a standard `Response` has all of it. */
+export interface HttpResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  /** Set for streamed answers; null when the body was buffered (read it with `text()`). */
+  readonly body: ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+}
+
+/** The adapter's transport: a `FetchLike`, or the default node:http one with lighter responses. */
+export type HttpTransport = (url: string, init: RequestInit) => Promise<HttpResponseLike>;
 
 export interface OpenAiProviderOptions {
   /** Base URL of an OpenAI-compatible server, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended. */
@@ -22,7 +35,7 @@ export interface OpenAiProviderOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Provider name reported in responses. Default "openai". */
   readonly name?: string;
-  /** Transport; default: node:http(s) with keep-alive (see createNodeHttpFetch). */
+  /** Transport; default: node:http(s) with keep-alive (see createNodeHttpTransport). */
   readonly fetch?: FetchLike;
   readonly clock?: Clock;
   readonly sleep?: SleepFn;
@@ -42,7 +55,7 @@ export interface ResolvedOpenAiOptions {
   readonly retryAfterMaxMs: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly name: string;
-  readonly fetch: FetchLike;
+  readonly fetch: HttpTransport;
   readonly clock: Clock;
   readonly sleep: SleepFn;
   readonly random: () => number;
@@ -74,7 +87,7 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
     retryAfterMaxMs: options.retryAfterMaxMs ?? 10_000,
     headers: { ...options.headers },
     name: options.name ?? "openai",
-    fetch: options.fetch ?? createNodeHttpFetch(),
+    fetch: options.fetch ?? createNodeHttpTransport(),
     clock: options.clock ?? systemClock,
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,

@@ -28,7 +28,10 @@ export function isRetryableStatus(status: number): boolean {
  * The wait asked for by `retry-after-ms` or `Retry-After` (delta seconds or an HTTP-date, read against
  * `nowMs`), or undefined when absent or unreadable.
  */
-export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
+export function parseRetryAfter(
+  headers: { get(name: string): string | null },
+  nowMs: number,
+): number | undefined {
   const ms = headers.get("retry-after-ms")?.trim();
   if (ms !== undefined && /^\d+(?:\.\d+)?$/.test(ms)) return Number(ms);
   const value = headers.get("retry-after")?.trim();
