@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OptionalGoalKey } from "./goal-key-schema.js";
 import { ExtractedGoalSource, GoalTagV1 } from "./goal-tag.js";
 import { IntentLabel } from "./intent.js";
 
@@ -33,7 +34,7 @@ export const TaskMetadata = z
     category: z.string().min(1).max(64),
     solver: z.string().min(1).max(64).nullable(),
     /** `action:target` idempotency key; never the empty string. */
-    goalKey: z.string().min(1).max(200).optional(),
+    goalKey: OptionalGoalKey,
     origin: TaskOrigin.optional(),
     extractedGoal: GoalTagV1.optional(),
     extractedGoalSource: ExtractedGoalSource.optional(),

@@ -73,11 +73,15 @@ export interface ConvertOptions {
   readonly nowMs: number;
   /**
    * A task with the same goalKey created less than this long ago suppresses a new one, whatever
-   * its status. 0..STUCK_TIMEOUT_MS, so a stuck task can still be replaced.
+   * its status. 0..STUCK_TIMEOUT_MS, so a stuck task can still be replaced. Default 60000.
    */
-  readonly dedupWindowMs: number;
+  readonly dedupWindowMs?: number;
+  /** Makes the new task's id (prefix `task`); injected so conversions are reproducible. */
   readonly ids: IdGenerator;
 }
+
+/** The default `dedupWindowMs`: one minute, as the server's SOL_AGENCY_DEDUP_WINDOW_MS. */
+export const DEFAULT_CONVERT_DEDUP_WINDOW_MS = 60_000;
 
 function titleFor(action: string, target: string, amount: number): string {
   const verb = action.charAt(0).toUpperCase() + action.slice(1);
@@ -92,12 +96,15 @@ function titleFor(action: string, target: string, amount: number): string {
  * `dedupWindowMs`. The created task carries the goal, goalKey and a stamped origin.
  */
 export function convertThoughtToTask(input: unknown, options: ConvertOptions): ConversionDecision {
-  if (
-    !Number.isInteger(options.dedupWindowMs) ||
-    options.dedupWindowMs < 0 ||
-    options.dedupWindowMs > STUCK_TIMEOUT_MS
-  ) {
+  const dedupWindowMs = options.dedupWindowMs ?? DEFAULT_CONVERT_DEDUP_WINDOW_MS;
+  if (!Number.isInteger(dedupWindowMs) || dedupWindowMs < 0 || dedupWindowMs > STUCK_TIMEOUT_MS) {
     throw new SolError("invalid_input", `dedupWindowMs must be an integer in 0..${STUCK_TIMEOUT_MS}`);
+  }
+  if (typeof options.ids !== "function") {
+    throw new SolError("invalid_input", "ids must be an IdGenerator ((prefix) => string)");
+  }
+  if (!Array.isArray(options.tasks) || !Number.isFinite(options.nowMs)) {
+    throw new SolError("invalid_input", "tasks must be an array and nowMs a number");
   }
   const parsed = Thought.safeParse(input);
   if (!parsed.success) return { decision: "invalid_thought", issues: toIssues(parsed.error) };
@@ -121,7 +128,7 @@ export function convertThoughtToTask(input: unknown, options: ConvertOptions): C
   const holder =
     findSuppressingTask(options.tasks, goalKey, options.nowMs) ??
     options.tasks.find(
-      (t) => t.metadata.goalKey === goalKey && options.nowMs - t.metadata.createdAt < options.dedupWindowMs,
+      (t) => t.metadata.goalKey === goalKey && options.nowMs - t.metadata.createdAt < dedupWindowMs,
     );
   if (holder !== undefined)
     return { decision: "suppressed_dedup", thoughtId, goalKey, existingTaskId: holder.id };

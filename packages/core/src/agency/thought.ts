@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OptionalGoalKey } from "./goal-key-schema.js";
 import { ExtractedGoalSource, GoalTagFailReason, GoalTagV1 } from "./goal-tag.js";
 import { IntentLabel, IntentParse } from "./intent.js";
 
@@ -24,7 +25,7 @@ export const ThoughtMetadata = z
     intentParse: IntentParse.optional(),
     goalFailReason: GoalTagFailReason.optional(),
     /** `action:target`; never the empty string. */
-    goalKey: z.string().min(1).max(200).optional(),
+    goalKey: OptionalGoalKey,
     /** Set on broadcast copies of low-novelty (dedup fallback) thoughts. */
     fallback: z.boolean().optional(),
     client: ClientMetadata.optional(),

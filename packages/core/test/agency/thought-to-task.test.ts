@@ -140,9 +140,14 @@ describe("convertThoughtToTask", () => {
     const withKey = convert(thought({ metadata: { extractedGoal: idOnly, goalKey: "collect:thing" } }));
     expect(withKey.decision === "created" && withKey.task.metadata.goalKey).toBe("collect:thing");
     expect(convert(thought({ metadata: { extractedGoal: idOnly } })).decision).toBe("blocked_no_goal");
+    // An empty goalKey counts as none (the spec's `thought.metadata?.goalKey || undefined`).
     expect(convert(thought({ metadata: { extractedGoal: idOnly, goalKey: "" } })).decision).toBe(
-      "invalid_thought",
+      "blocked_no_goal",
     );
+    const blankKey = convert(
+      thought({ metadata: { extractedGoal: goal("collect", "oak_log", 4), goalKey: "  " } }),
+    );
+    expect(blankKey.decision === "created" && blankKey.task.metadata.goalKey).toBe("collect:oak_log");
   });
 
   it("suppresses a goal held by a pending or active task", () => {

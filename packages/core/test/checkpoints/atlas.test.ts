@@ -73,27 +73,30 @@ describe("parseAtlas", () => {
   });
 
   it("checks block regexes, fuzzy keywords, context references and duplicates", () => {
-    const r = parseAtlas({
-      checkpoint_config: { session_start: { inject_contexts: ["missing"] } },
-      context_blocks: [
-        {
-          context_id: "a",
-          name: "A",
-          content: "",
-          checkpoint_config: { match_mode: "regex", keywords: ["(x"] },
-        },
-        { context_id: "a", name: "A again", content: "" },
-        {
-          context_id: "f",
-          name: "F",
-          content: "",
-          checkpoint_config: {
-            match_mode: "fuzzy",
-            keywords: ["one two three four five six seven eight nine"],
+    const r = parseAtlas(
+      {
+        checkpoint_config: { session_start: { inject_contexts: ["missing"] } },
+        context_blocks: [
+          {
+            context_id: "a",
+            name: "A",
+            content: "",
+            checkpoint_config: { match_mode: "regex", keywords: ["(x"] },
           },
-        },
-      ],
-    });
+          { context_id: "a", name: "A again", content: "" },
+          {
+            context_id: "f",
+            name: "F",
+            content: "",
+            checkpoint_config: {
+              match_mode: "fuzzy",
+              keywords: ["one two three four five six seven eight nine"],
+            },
+          },
+        ],
+      },
+      { requireKnownContexts: true },
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.issues.map((i) => i.code).sort()).toEqual(
@@ -105,6 +108,8 @@ describe("parseAtlas", () => {
       "inject_contexts",
       0,
     ]);
+    // The default allows unknown ids: the spec's own example names contexts it does not define.
+    expect(parseAtlas({ checkpoint_config: { session_start: { inject_contexts: ["x"] } } }).ok).toBe(true);
     expect(
       parseAtlas(
         { checkpoint_config: { session_start: { inject_contexts: ["x"] } } },

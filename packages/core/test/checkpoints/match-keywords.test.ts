@@ -3,6 +3,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 describe("matchKeywords", () => {
+  it("defaults to any mode and refuses an unknown mode or non-string input with a typed error", () => {
+    expect(matchKeywords("deploy now", ["deploy"])).toEqual({
+      triggered: true,
+      matches: [{ keyword: "deploy", position: 0 }],
+    });
+    for (const call of [
+      () => matchKeywords("abc", ["a"], "bogus" as never),
+      () => matchKeywords(null as never, ["a"], "any"),
+      () => matchKeywords("abc", null as never, "any"),
+    ]) {
+      expect(call).toThrow(expect.objectContaining({ code: "invalid_input" }));
+    }
+  });
+
   it("any: triggers when some keyword occurs, reporting first positions in keyword order", () => {
     const r = matchKeywords(
       "Deploy to production, then deploy again",

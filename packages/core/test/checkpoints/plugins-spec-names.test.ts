@@ -14,7 +14,7 @@ describe("the spec's plugin and custom-type spellings", () => {
         checkpointTypes: [
           {
             name: "pt",
-            evaluate: (ctx) => (ctx.input ?? "").includes("ping"),
+            evaluate: (input: string) => input.includes("ping"),
             defaultHandler: () => ({ continue: true, injectContext: ["pong"] }),
           },
         ],

@@ -8,14 +8,14 @@ import { describe, expect, it } from "vitest";
 import { specAtlas } from "./fixtures.js";
 
 const newEngine = (plugins: CheckpointPlugin[] = [], atlas = specAtlas()) =>
-  createCheckpointEngine({ atlas, clock: createManualClock(0), plugins });
+  createCheckpointEngine({ atlas, clock: createManualClock(0), plugins, requireKnownContexts: true });
 
 describe("custom checkpoint types", () => {
   it("registers the spec's sentiment_negative example", async () => {
     const engine = newEngine();
     const registered = engine.registerCheckpointType("sentiment_negative", {
       description: "Triggered when input sentiment is negative",
-      evaluate: async (ctx) => /\b(hate|awful|terrible)\b/i.test(ctx.input ?? ""),
+      evaluate: async (input: string) => /\b(hate|awful|terrible)\b/i.test(input),
       defaultHandler: async () => ({
         continue: true,
         injectContextIds: ["safety-rules"],

@@ -69,8 +69,13 @@ export interface CheckpointEngineOptions {
   readonly budget?: z.input<typeof BudgetOverrides>;
   /** Overrides of the atlas's `cache_config` TTLs; `maxEntries` bounds each cache (default 1000). */
   readonly cache?: z.input<typeof CacheOverrides>;
-  /** Where context blocks come from (default: the atlas). Unknown context ids are then allowed. */
+  /** Where context blocks come from (default: the atlas). */
   readonly contextProvider?: CheckpointContextProvider;
+  /**
+   * Refuse an atlas whose checkpoints name context ids no context block defines (default false:
+   * unknown ids are reported as `missingContexts` when they fire). Ignored with a contextProvider.
+   */
+  readonly requireKnownContexts?: boolean;
   /** Policy decisions (default: the atlas's `policies`). */
   readonly policyChecker?: CheckpointPolicyChecker;
   /** Ids for confirmation requests (`act`, `req` prefixes); default derives them from the session. */
@@ -144,7 +149,7 @@ export function createCheckpointEngine(options: CheckpointEngineOptions): Checkp
         path: i.path as (string | number)[],
       })),
     );
-  const requireKnownContexts = options.contextProvider === undefined;
+  const requireKnownContexts = options.contextProvider === undefined && options.requireKnownContexts === true;
   const parsed = parseAtlas(options.atlas, { requireKnownContexts });
   if (!parsed.ok) invalid("invalid atlas", parsed.issues);
   const baseAtlas = parsed.value;

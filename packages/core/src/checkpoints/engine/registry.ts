@@ -20,6 +20,7 @@ import type {
   CheckpointHandlerLike,
   CheckpointPlugin,
   CheckpointTypeDefinition,
+  EvalContext,
   TriggerCondition,
 } from "./types.js";
 
@@ -210,7 +211,13 @@ function validateType(
       path,
     });
   }
-  const evaluate = definition.evaluate ?? definition.evaluator;
+  const specEvaluate = definition.evaluate;
+  const evaluate =
+    specEvaluate === undefined
+      ? definition.evaluator
+      : typeof specEvaluate === "function"
+        ? (ctx: EvalContext) => specEvaluate(ctx.input ?? "", ctx)
+        : specEvaluate;
   const defaultHandler = definition.defaultHandler ?? definition.handler;
   if (definition.condition && evaluate) {
     issues.push({ code: "invalid_condition", message: `${name}: give either condition or evaluate`, path });

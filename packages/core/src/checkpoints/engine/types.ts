@@ -137,14 +137,18 @@ export type CheckpointHandlerLike = CheckpointHandler | CheckpointHandlerFn;
 
 /**
  * A plugin checkpoint type. Without `condition` or `evaluate` it fires on every listed event.
- * `evaluator` and `handler` are the spec's other spelling ("Custom Types (via plugins)") of
- * `evaluate` and `defaultHandler`; give one of each pair. Unknown keys are refused.
+ * `evaluator(ctx)` and `handler` are the spec's other spelling ("Custom Types (via plugins)") of
+ * `evaluate(input, ctx)` and `defaultHandler`; give one of each pair. Unknown keys are refused.
  */
 export interface CheckpointTypeDefinition {
   readonly description?: string;
   readonly condition?: TriggerCondition;
-  /** Shorthand for `condition: { type: "custom", evaluator }`. */
-  readonly evaluate?: (ctx: EvalContext) => boolean | Promise<boolean>;
+  /**
+   * The spec's form (`evaluate: async (input: string) => ...`): called with the event's input text
+   * ("" when the event has none) and the full context second.
+   */
+  readonly evaluate?: (input: string, ctx: EvalContext) => boolean | Promise<boolean>;
+  /** Shorthand for `condition: { type: "custom", evaluator }`: called with the context. */
   readonly evaluator?: (ctx: EvalContext) => boolean | Promise<boolean>;
   readonly defaultHandler?: CheckpointHandlerLike;
   readonly handler?: CheckpointHandlerLike;

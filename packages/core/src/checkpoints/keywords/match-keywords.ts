@@ -1,3 +1,4 @@
+import { SolError } from "../../errors.js";
 import type { Result } from "../../result.js";
 import { compileSafeRegex, type SafeRegex } from "../regex/index.js";
 import { fuzzyFind, prepareFuzzyInput } from "./fuzzy.js";
@@ -87,13 +88,18 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
  *   `1 - editDistance / keyword.length >= threshold` (default 0.8).
  * Case-insensitive unless `caseSensitive`. Positions are indices into `input`. Empty keywords and
  * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
+ * `mode` defaults to `any`; an unknown mode or a non-string input is a SolError `invalid_input`.
  */
 export function matchKeywords(
   input: string,
   keywords: readonly string[],
-  mode: KeywordMatchMode,
+  mode: KeywordMatchMode = "any",
   options: KeywordMatchOptions = {},
 ): KeywordMatchResult {
+  if (typeof input !== "string") throw badArgument("input must be a string");
+  if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== "string")) {
+    throw badArgument("keywords must be an array of strings");
+  }
   const caseSensitive = options.caseSensitive ?? false;
   switch (mode) {
     case "any":
@@ -117,5 +123,11 @@ export function matchKeywords(
       const positions = keywords.map((kw) => fuzzyFind(prepared, kw, threshold, caseSensitive));
       return resultFromPositions(keywords, positions, false);
     }
+    default:
+      throw badArgument(`mode must be one of any, all, phrase, regex, fuzzy (got ${JSON.stringify(mode)})`);
   }
+}
+
+function badArgument(message: string): SolError {
+  return new SolError("invalid_input", `matchKeywords: ${message}`);
 }
