@@ -44,6 +44,7 @@ describe("@solserver/client portability", () => {
       "@solserver/source": "./src/node/index.ts",
       types: "./dist/node/index.d.ts",
       import: "./dist/node/index.js",
+      default: "./dist/node/index.js",
     });
     expect(Object.keys(pkg.dependencies)).toEqual(["@solserver/core"]);
     expect(readFileSync(join(srcDir, "index.ts"), "utf8")).not.toContain("node/");

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { OptionalGoalKey } from "./goal-key-schema.js";
 import { ExtractedGoalSource, GoalTagV1 } from "./goal-tag.js";
 import { IntentLabel } from "./intent.js";
 
@@ -34,7 +33,7 @@ export const TaskMetadata = z
     category: z.string().min(1).max(64),
     solver: z.string().min(1).max(64).nullable(),
     /** `action:target` idempotency key; never the empty string. */
-    goalKey: OptionalGoalKey,
+    goalKey: z.string().min(1).max(200).optional(),
     origin: TaskOrigin.optional(),
     extractedGoal: GoalTagV1.optional(),
     extractedGoalSource: ExtractedGoalSource.optional(),

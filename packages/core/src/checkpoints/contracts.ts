@@ -20,7 +20,16 @@ export const MAX_CHECKPOINT_INPUT = 100_000;
 export const CheckpointEvent = z
   .object({
     type: CheckpointEventType,
-    input: z.string().max(MAX_CHECKPOINT_INPUT).optional(),
+    // The spec's AgentInput is read as `input.content`; that object form is accepted and flattened.
+    input: z.preprocess(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        typeof (value as { content?: unknown }).content === "string"
+          ? (value as { content: string }).content
+          : value,
+      z.string().max(MAX_CHECKPOINT_INPUT).optional(),
+    ),
     action: CheckpointAction.optional(),
   })
   .strict()

@@ -47,7 +47,8 @@ export const DriverBlock = z
   .object({
     id: z.string().min(1).max(64),
     version: DriverBlockVersion,
-    title: z.string().min(1).max(120),
+    /** A label for people (optional: no document requires one, and nothing in the prompt uses it). */
+    title: z.string().min(1).max(120).optional(),
     scope: z.enum(["system", "user"]).default("user"),
     enforcement: Enforcement.default("strict"),
     description: z.string().max(1000).optional(),

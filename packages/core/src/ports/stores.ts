@@ -81,6 +81,8 @@ export interface MessageStore {
   /** Most recent `limit` messages of a thread, oldest first. */
   listRecent(tenantId: TenantId, threadId: string, limit: number): Promise<StoredMessage[]>;
   countInThread(tenantId: TenantId, threadId: string): Promise<number>;
+  /** Whether the tenant already has a message with this id (ids are unique per tenant). */
+  hasMessage(tenantId: TenantId, messageId: string): Promise<boolean>;
 }
 
 export interface StoredMemento {

@@ -54,6 +54,39 @@ describe("the CRA spec's examples, verbatim", () => {
     ).toThrow(/unknown|context/i);
   });
 
+  it("runs the External Integrations handler: an approval with reason null lets the action through", async () => {
+    for (const [validation, expected] of [
+      [{ approved: true, reason: null }, true],
+      [{ approved: true, reason: "" }, true],
+      [{ approved: false, reason: "not on the allow list" }, false],
+    ] as const) {
+      const engine = createCheckpointEngine({ atlas: SPEC_ATLAS, clock: createManualClock(0) });
+      engine.use({
+        name: "external",
+        handlers: {
+          action_pre: {
+            async handle(ctx) {
+              const result = { json: async () => validation };
+              const answer = await result.json();
+              return {
+                continue: answer.approved,
+                blockReason: answer.reason,
+                traceEvents: [
+                  { eventType: "external_validation", payload: { ...answer, session: ctx.session.id } },
+                ],
+              };
+            },
+          },
+        },
+      });
+      const s = engine.createSession("s");
+      const r = await engine.evaluate(s, { type: "action_pre", action: { type: "write_file" } });
+      expect(r.continue).toBe(expected);
+      if (!expected) expect(r.blockReason).toBe("not on the allow list");
+      expect(JSON.stringify(r.traceEvents)).toContain("external_validation");
+    }
+  });
+
   it("registers the Custom Checkpoint Types example: evaluate gets the input text", async () => {
     const engine = createCheckpointEngine({ atlas: SPEC_ATLAS, clock: createManualClock(0) });
     const analyzeSentiment = async (input: string) => ({ score: /terrible|awful/.test(input) ? -0.9 : 0.2 });

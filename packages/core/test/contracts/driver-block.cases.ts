@@ -12,6 +12,8 @@ import { bad, type ContractCase, many, missing, str, unknownKey } from "./helper
 
 const block = validDriverBlock();
 const minimalBlock = { id: "b", version: 1, title: "B" };
+// No document names a title, so an inline block written from the specs may leave it out.
+const untitledBlock = { id: "u", version: 1, promptConstraints: ["Be brief."] };
 const validators = { required: ["a"], mustNot: ["b"], mustHaveAny: [["c", "d"]] };
 
 export const driverBlockCases: Record<string, ContractCase> = {
@@ -70,13 +72,14 @@ export const driverBlockCases: Record<string, ContractCase> = {
   },
   DriverBlock: {
     schema: DriverBlock,
-    valid: [block, minimalBlock],
+    valid: [block, minimalBlock, untitledBlock],
     invalid: [
       bad("empty id", block, ["id"], ""),
+      bad("empty title", block, ["title"], ""),
       bad("id over 64", block, ["id"], str(65)),
       bad("version negative", block, ["version"], -2),
       bad("title over 120", block, ["title"], str(121)),
-      missing(block, ["title"]),
+      missing(block, ["id"]),
       bad("unknown scope", block, ["scope"], "global"),
       bad("unknown enforcement", block, ["enforcement"], "hard"),
       bad("description over 1000", block, ["description"], str(1001)),

@@ -15,7 +15,8 @@ function describe(issues: readonly Issue[]): string {
 /**
  * The checkpoint atlas in effect: the JSON file SOL_ATLAS names, validated with `parseAtlas`, or the
  * built-in default when `path` is unset. Throws SolError `invalid_input` naming the file and every bad
- * field (issues in `details`), so `sol serve` refuses to start on a bad atlas.
+ * field (issues in `details`), so `sol serve` refuses to start on a bad atlas. Context ids that no
+ * block defines are allowed, as in the spec's example (see {@link undefinedContextIds}).
  */
 export function loadAtlas(path: string | undefined): Atlas {
   if (path === undefined) {
@@ -47,4 +48,14 @@ export function loadAtlas(path: string | undefined): Atlas {
     );
   }
   return parsed.value;
+}
+
+/** Context ids the atlas's checkpoints name but no context block defines (`sol serve` warns about them). */
+export function undefinedContextIds(atlas: Atlas): string[] {
+  const strict = parseAtlas(atlas, { requireKnownContexts: true });
+  if (strict.ok) return [];
+  const ids = strict.issues
+    .filter((i) => i.code === "unknown_context")
+    .map((i) => /"([^"]*)"$/.exec(i.message)?.[1]);
+  return [...new Set(ids.filter((id): id is string => id !== undefined))];
 }

@@ -1,3 +1,4 @@
+import { undefinedContextIds } from "../checkpoints/load-atlas.js";
 import { loadConfig, readConfigFile } from "../config/index.js";
 import { createSolServer } from "../server.js";
 
@@ -20,6 +21,12 @@ export async function runServe(flags: ServeFlags): Promise<void> {
   if (!config.SOL_API_KEYS) {
     server.app.log.warn(
       "SOL_API_KEYS is not set: authentication is off and every caller is tenant 'default'.",
+    );
+  }
+  const undefinedContexts = undefinedContextIds(server.checkpoints.engine.atlas);
+  if (undefinedContexts.length > 0) {
+    server.app.log.warn(
+      `The atlas names context ids no context block defines (they inject nothing): ${undefinedContexts.join(", ")}`,
     );
   }
   if (config.SOL_LLM === "offline") {

@@ -351,7 +351,13 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       },
     });
 
-    const userMessageId = packet.messageIds?.at(-1) ?? opts.ids("msg");
+    // The client's id for its message is kept when it is free; ids are unique per tenant, so a
+    // reused one (another thread, an earlier turn) gets a server id instead of failing the commit.
+    const clientMessageId = packet.messageIds?.at(-1);
+    const userMessageId =
+      clientMessageId !== undefined && !(await opts.store.messages.hasMessage(tenantId, clientMessageId))
+        ? clientMessageId
+        : opts.ids("msg");
     const assistantMessageId = opts.ids("msg");
     const proposals = toActionsNeeded(gen.envelope.meta?.action_needed, packet.requestId, opts.ids);
     const actions = opts.actionRecorder
@@ -370,28 +376,37 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     // What the model was shown; a compare-and-swap retry rebases its proposal onto the fresh memento.
     const proposalBase = baselineNow();
     for (let attempt = 1; ; attempt++) {
-      const plan = planMemento({
-        threadId,
-        baseline: baselineNow(),
-        proposalBase,
-        stored,
-        envelope: gen.envelope,
-        userMessageId,
-        breakpointDecision: decision,
-        nowIso: iso(),
-        ids: opts.ids,
-      });
+      // thread_context_mode "off": the turn neither reads nor advances the thread's memento.
+      const plan = contextOff
+        ? null
+        : planMemento({
+            threadId,
+            baseline: baselineNow(),
+            proposalBase,
+            stored,
+            envelope: gen.envelope,
+            userMessageId,
+            breakpointDecision: decision,
+            nowIso: iso(),
+            ids: opts.ids,
+          });
       trace.add(
         "memento_update",
         "completed",
-        plan.persist ? "Memento updated" : "Memento unchanged this turn",
-        {
-          persist: plan.persist,
-          shapeChanged: plan.shapeChanged,
-          phaseChanged: plan.phaseChanged,
-          summaryFrozen: plan.summaryFrozen,
-          attempt,
-        },
+        plan === null
+          ? "Thread context off: memento untouched"
+          : plan.persist
+            ? "Memento updated"
+            : "Memento unchanged this turn",
+        plan === null
+          ? { persist: false, contextMode: "off", attempt }
+          : {
+              persist: plan.persist,
+              shapeChanged: plan.shapeChanged,
+              phaseChanged: plan.phaseChanged,
+              summaryFrozen: plan.summaryFrozen,
+              attempt,
+            },
       );
       trace.add("respond", "completed", "Response ready", {
         modelCalls: usage.modelCalls,
@@ -404,7 +419,8 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       if (debug) {
         await opts.store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts.splice(0));
       }
-      const threadMemento = plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
+      const threadMemento =
+        plan === null ? null : plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
       const response: ChatResponse = {
         transmissionId: tx.transmissionId,
         requestId: packet.requestId,
@@ -442,10 +458,10 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
           content: gen.text === "" && gen.toolCalls.length > 0 ? describeToolCalls(gen.toolCalls) : gen.text,
           modeLabel: modeDecision.modeLabel,
         },
-        bumpTurnsSincePersist: !plan.persist,
+        bumpTurnsSincePersist: plan !== null && !plan.persist,
         response,
         now: iso(),
-        ...(plan.persist
+        ...(plan?.persist
           ? { memento: { value: plan.memento, expectedVersion: stored?.version ?? null } }
           : {}),
         finishAttempt: {

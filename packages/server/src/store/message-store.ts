@@ -23,6 +23,15 @@ const countThread = preparedQuery((db, tenantId: string, threadId: string) =>
     .where("thread_id", "=", threadId),
 );
 
+const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) =>
+  db
+    .selectFrom("messages")
+    .select("message_id")
+    .where("tenant_id", "=", tenantId)
+    .where("message_id", "=", messageId)
+    .limit(1),
+);
+
 const addToThreadCount = preparedQuery((db, tenantId: string, threadId: string, added: number) =>
   db
     .insertInto("thread_stats")
@@ -115,6 +124,11 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
     async countInThread(tenantId, threadId) {
       const { rows } = await countThread(ctx, tenantId, threadId);
       return toNumber(rows[0]?.n ?? 0);
+    },
+
+    async hasMessage(tenantId, messageId) {
+      const { rows } = await selectMessageId(ctx, tenantId, messageId);
+      return rows.length > 0;
     },
   };
 }

@@ -112,7 +112,8 @@ export async function evaluateEvent(
     ...(input === undefined ? {} : { input }),
     ...(action ? { action } : {}),
     ...(riskTier ? { riskTier } : {}),
-    session: work,
+    // `id` is the spec's name for the session id (its handlers read `ctx.session.id`).
+    session: { ...work, id: work.sessionId },
     nowMs,
     atlas,
   });
@@ -223,7 +224,7 @@ export async function evaluateEvent(
         policyDecision = result.policyDecision;
       if (!result.continue) {
         blocked = true;
-        blockReason = result.blockReason ?? `blocked by the ${trigger.type} checkpoint`;
+        blockReason = result.blockReason || `blocked by the ${trigger.type} checkpoint`;
         confirmation = result.requireConfirmation;
       }
     }

@@ -22,7 +22,8 @@ export interface EvalContext {
   readonly action?: CheckpointAction;
   /** `detectRiskTier` of the action, when the event carries one. */
   readonly riskTier?: RiskTier;
-  readonly session: Readonly<CheckpointSessionState>;
+  /** The session as it stands; `id` repeats `sessionId` under the spec's name. */
+  readonly session: Readonly<CheckpointSessionState> & { readonly id: string };
   readonly nowMs: number;
   readonly atlas: Atlas;
 }
@@ -108,7 +109,8 @@ export const CheckpointTraceDraft = z.object({
 /** A handler's answer (the spec's CheckpointResult plus `injectContextIds` and confirmation). */
 export const CheckpointResult = z.object({
   continue: z.boolean(),
-  blockReason: z.string().min(1).max(500).optional(),
+  /** Null or empty means none (the spec's external-validation example passes `reason` through). */
+  blockReason: z.string().max(500).nullable().optional(),
   /** Literal text to inject. */
   injectContext: z.array(z.string().max(1_000_000)).max(1_000).optional(),
   /** Context block ids to inject; the engine resolves, de-duplicates and budgets them. */

@@ -6,6 +6,14 @@ import type { AppDeps } from "../app-deps.js";
 /** Response header naming the trace run that holds the session's checkpoint events. */
 export const CHECKPOINT_TRACE_HEADER = "x-sol-trace-run-id";
 
+/**
+ * The run id as a header value. It embeds the client's sessionId, which may hold characters a header
+ * cannot carry (emoji, newlines); those are percent-encoded, which `GET /v1/traces/:id` decodes.
+ */
+export function headerSafeId(id: string): string {
+  return /^[\x21-\x7e]*$/.test(id) ? id : encodeURIComponent(id);
+}
+
 /** `POST /v1/checkpoints/evaluate`: one agent event against the tenant's checkpoint session (api.md §3). */
 export function registerCheckpointRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -19,7 +27,7 @@ export function registerCheckpointRoutes(app: FastifyInstance, deps: AppDeps): v
     },
     async (req, reply) => {
       const outcome = await deps.checkpoints.evaluate(req.tenantId, req.body);
-      reply.header(CHECKPOINT_TRACE_HEADER, outcome.traceRunId);
+      reply.header(CHECKPOINT_TRACE_HEADER, headerSafeId(outcome.traceRunId));
       return reply.code(200).send(outcome.evaluation);
     },
   );

@@ -20,10 +20,26 @@ function parseIfMatch(header: string): "any" | number[] | null {
   if (tags.includes("*")) return "any";
   const versions: number[] = [];
   for (const tag of tags) {
-    const m = /^(?:W\/)?"v(\d+)"$/.exec(tag);
+    // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches.
+    const m = /^"v(\d+)"$/.exec(tag);
     if (m) versions.push(Number(m[1]));
   }
   return versions.length > 0 ? versions : null;
+}
+
+/** True when an If-None-Match header names `etag` (weakly) or is `*`. */
+function noneMatchHits(header: string | undefined, etag: string): boolean {
+  if (typeof header !== "string" || header === "") return false;
+  return header.split(",").some((raw) => {
+    const tag = raw.trim();
+    return tag === "*" || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+// api.md §2: another tenant's data is a 404, and a thread with no memento cannot be told apart
+// from one, so If-Match with nothing stored is a 404 too (not RFC 9110's 412).
+function noCurrentVersion(threadId: string): SolError {
+  return new SolError("not_found", `No memento for thread ${threadId}; create it with If-None-Match: *.`);
 }
 
 /** Memento GET/PUT with ETag / If-Match compare-and-swap (api.md §3). */
@@ -31,11 +47,14 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     "/v1/threads/:threadId/memento",
-    { schema: { params: Params, response: { 200: ThreadMementoV02, 404: ErrorBody } } },
+    { schema: { params: Params, response: { 200: ThreadMementoV02, 304: z.null(), 404: ErrorBody } } },
     async (req, reply) => {
       const stored = await deps.store.mementos.get(req.tenantId, req.params.threadId);
       if (!stored) throw new SolError("not_found", `No memento for thread ${req.params.threadId}.`);
-      reply.header("etag", mementoEtag(stored.version));
+      const etag = mementoEtag(stored.version);
+      reply.header("etag", etag);
+      // A client revalidating its copy gets 304 without the body (weak comparison, as GET allows).
+      if (noneMatchHits(req.headers["if-none-match"], etag)) return reply.code(304).send(null);
       return reply.send(stored.memento);
     },
   );
@@ -70,7 +89,7 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
           // `*` or several tags: whichever version is current, if it is one of them (the write is
           // still a compare-and-swap on that version).
           const current = await deps.store.mementos.get(req.tenantId, threadId);
-          if (current === null) throw new SolError("not_found", `No memento for thread ${threadId}.`);
+          if (current === null) throw noCurrentVersion(threadId);
           if (matches !== "any" && !matches.includes(current.version)) {
             throw new SolError(
               "precondition_failed",
@@ -92,10 +111,8 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
       }
       const now = new Date().toISOString();
       const result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
-      // With If-Match there is nothing to match: not found, as for another tenant's thread (api.md §2).
-      if (!result.ok && expected !== null && result.currentVersion === null) {
-        throw new SolError("not_found", `No memento for thread ${threadId}.`);
-      }
+      // If-Match with nothing stored (or another tenant's thread): not found.
+      if (!result.ok && expected !== null && result.currentVersion === null) throw noCurrentVersion(threadId);
       if (!result.ok) {
         throw new SolError(
           "precondition_failed",

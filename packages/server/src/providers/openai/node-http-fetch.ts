@@ -62,7 +62,11 @@ class NodeHttpResponse implements HttpResponseLike {
 
   /** The same answer as a standard fetch Response. */
   toResponse(): Response {
-    const payload = NULL_BODY.has(this.status) ? null : (this.body ?? this.buffered);
+    const bytes = this.buffered;
+    const payload = NULL_BODY.has(this.status)
+      ? null
+      : (this.body ??
+        (bytes === null ? null : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
     return new Response(payload, {
       status: this.status,
       statusText: this.statusText,

@@ -60,6 +60,64 @@ export function chatTurnSuite(backend: Backend): void {
       expect(res.json.error.code).toBe("idempotency_conflict");
     });
 
+    it("keeps a free client messageId and gives a reused one a server id (no 409)", async () => {
+      const first = await srv.request("POST", "/v1/chat", {
+        requestId: "mid-1",
+        threadId: "thread-mid-a",
+        message: "hello",
+        messageIds: ["client-msg-1"],
+      });
+      expect(first.status).toBe(200);
+      const stored = await srv.server.store.messages.listRecent("default", "thread-mid-a", 2);
+      expect(stored[0]?.messageId).toBe("client-msg-1");
+      for (const [requestId, threadId] of [
+        ["mid-2", "thread-mid-b"],
+        ["mid-3", "thread-mid-a"],
+      ] as const) {
+        const again = await srv.request("POST", "/v1/chat", {
+          requestId,
+          threadId,
+          message: "hello again",
+          messageIds: ["other", "client-msg-1"],
+        });
+        expect(again.status).toBe(200);
+        const [user] = await srv.server.store.messages.listRecent("default", threadId, 2);
+        expect(user?.content).toBe("hello again");
+        expect(user?.messageId).not.toBe("client-msg-1");
+      }
+    });
+
+    it("accepts an inline Driver Block without a title", async () => {
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "untitled-block",
+        threadId: "thread-untitled",
+        message: "Summarise my week.",
+        driverBlockInline: [{ id: "my-block", version: 1, promptConstraints: ["Answer in one line."] }],
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('thread_context_mode "off" neither reads nor advances the thread memento', async () => {
+      const off = await srv.request("POST", "/v1/chat", {
+        requestId: "ctx-off-1",
+        threadId: "thread-ctx-off",
+        message: "I decided to move to Lisbon next spring.",
+        thread_context_mode: "off",
+      });
+      expect(off.status).toBe(200);
+      expect(off.json.threadMemento).toBeNull();
+      expect((await srv.request("GET", "/v1/threads/thread-ctx-off/memento")).status).toBe(404);
+      // The turn is still part of the thread's history, and "auto" turns build the memento as usual.
+      const auto = await srv.request("POST", "/v1/chat", {
+        requestId: "ctx-off-2",
+        threadId: "thread-ctx-off",
+        message: "What should I pack?",
+      });
+      expect(auto.status).toBe(200);
+      expect(auto.json.threadMemento?.threadId).toBe("thread-ctx-off");
+      expect(await srv.server.store.messages.countInThread("default", "thread-ctx-off")).toBe(4);
+    });
+
     it("records a hash-chained trace with the breakpoint decision", async () => {
       const res = await srv.request("POST", "/v1/chat", {
         requestId: "turn-trace",

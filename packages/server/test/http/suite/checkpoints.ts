@@ -63,6 +63,16 @@ export function checkpointSuite(backend: Backend): void {
       expect(again.json).toMatchObject({ fired: [], injectContext: [], continue: true, traceEvents: [] });
     });
 
+    it("reads the spec's AgentInput form ({ content }) as the input text", async () => {
+      await evaluate("agent-content", { type: "session_start" });
+      const r = await evaluate("agent-content", {
+        type: "input",
+        input: { content: "tell me about the geometry system" },
+      });
+      expectContract(r);
+      expect(r.json.injectContext).toEqual([GEOMETRY]);
+    });
+
     it("delete_user needs confirmation: a stored action the permission gate executes, letting it through once", async () => {
       const deleteUser = { type: "action_pre", action: { type: "delete_user", params: { user: "u-42" } } };
       const res = await evaluate("agent-del", deleteUser);
@@ -240,6 +250,18 @@ export function checkpointSuite(backend: Backend): void {
       expect(last?.status).toBe("blocked");
       expect(last?.metadata).toMatchObject({ event: "action_pre", action: "delete_user", continue: false });
       expect(last?.metadata.confirmation).toMatchObject({ request_id: last?.transmissionId });
+    });
+
+    it("answers 200 for a sessionId a header cannot carry; the run id header is percent-encoded", async () => {
+      for (const sessionId of ["sess-😀", "a\nb"]) {
+        const res = await evaluate(sessionId, { type: "session_start" });
+        expect(res.status).toBe(200);
+        const header = res.headers.get("x-sol-trace-run-id") ?? "";
+        expect(decodeURIComponent(header)).toBe(`cra_${sessionId}`);
+        const trace = await srv.request("GET", `/v1/traces/${header}`);
+        expect(trace.status).toBe(200);
+        expect(verifyTraceChain(trace.json.events as TraceEvent[])).toBe(true);
+      }
     });
 
     it("keeps tenants apart: sessions and their traces are invisible to another tenant", async () => {

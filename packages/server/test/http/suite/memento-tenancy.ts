@@ -66,6 +66,24 @@ export function mementoTenancySuite(backend: Backend): void {
       const after = await srv.request("GET", "/v1/threads/th-m/memento", undefined, asA);
       expect(after.json.arc).toBe("Trip planning, edited by the user");
       expect(after.headers.get("etag")).toBe(newTag);
+      // If-Match compares strongly: a weak form of the current tag does not match.
+      const weak = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
+        ...asA,
+        "if-match": `W/${newTag}`,
+      });
+      expect(weak.status).toBe(412);
+      // Revalidation: If-None-Match with the current tag is a 304 without a body; a stale one is a 200.
+      const fresh = await srv.request("GET", "/v1/threads/th-m/memento", undefined, {
+        ...asA,
+        "if-none-match": newTag ?? "",
+      });
+      expect(fresh.status).toBe(304);
+      expect(fresh.headers.get("etag")).toBe(newTag);
+      const changed = await srv.request("GET", "/v1/threads/th-m/memento", undefined, {
+        ...asA,
+        "if-none-match": etag ?? "",
+      });
+      expect(changed.status).toBe(200);
 
       // `*` matches whatever version is current; a list matches when one of its tags is current.
       const star = await srv.request(
@@ -105,7 +123,15 @@ export function mementoTenancySuite(backend: Backend): void {
           "if-match": "*",
         },
       );
+      // Nothing stored for If-Match to match: 404, as for another tenant's thread (api.md §2).
       expect(starMissing.status).toBe(404);
+      const tagMissing = await srv.request(
+        "PUT",
+        "/v1/threads/th-none/memento",
+        { ...edited, threadId: "th-none" },
+        { ...asA, "if-match": '"v1"' },
+      );
+      expect(tagMissing.status).toBe(404);
       const restored = await srv.request("PUT", "/v1/threads/th-m/memento", edited, {
         ...asA,
         "if-match": listed.headers.get("etag") ?? "",

@@ -46,6 +46,10 @@ export function messageContract(harness: Harness): void {
       expect(await store.messages.countInThread(T, "th")).toBe(10);
       expect(await store.messages.countInThread(T, "other")).toBe(2);
       expect(await store.messages.countInThread(T, "nothing")).toBe(0);
+      expect(await store.messages.hasMessage(T, "u-th-r0")).toBe(true);
+      expect(await store.messages.hasMessage(T, "a-other-r0")).toBe(true);
+      expect(await store.messages.hasMessage(T, "u-th-r99")).toBe(false);
+      expect(await store.messages.hasMessage("tenant-b", "u-th-r0")).toBe(false);
     });
 
     it("rejects a negative or fractional limit", async () => {
