@@ -67,7 +67,8 @@ class NodeHttpResponse implements HttpResponseLike {
       ? null
       : (this.body ??
         (bytes === null ? null : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
-    return new Response(payload, {
+    // Cast: under the DOM lib (the web package's type-check) a Buffer-backed view is not a BodyInit.
+    return new Response(payload as unknown as ConstructorParameters<typeof Response>[0], {
       status: this.status,
       statusText: this.statusText,
       headers: this.headers.toHeaders(),
