@@ -67,16 +67,20 @@ export function invalidRequestSentence(paths: readonly string[]): string {
 }
 
 function validationDetails(err: FastifyLikeError): { path: string; message: string }[] {
-  return (err.validation ?? []).map((v) => {
+  const where = err.validationContext && err.validationContext !== "body" ? `${err.validationContext}.` : "";
+  const at = (path: string) => `${where}${path}` || err.validationContext || "body";
+  return (err.validation ?? []).flatMap((v) => {
     // fastify-type-provider-zod puts the zod issue's extra fields (e.g. `keys`) in params.
     const params = v.params as { keys?: unknown } | undefined;
     const base = (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
-    // An unknown key is reported at its own path so clients see which field to drop.
+    const message = v.message ?? "invalid";
+    // Each unknown key is its own detail, at its own path, so clients see every field to drop.
     const keys = Array.isArray(params?.keys) ? (params.keys as string[]) : [];
-    const path = keys.length > 0 ? keys.map((k) => (base ? `${base}.${k}` : k)).join(",") : base;
-    const where =
-      err.validationContext && err.validationContext !== "body" ? `${err.validationContext}.` : "";
-    return { path: `${where}${path}` || err.validationContext || "body", message: v.message ?? "invalid" };
+    if (keys.length === 0) return [{ path: at(base), message }];
+    return keys.map((key) => ({
+      path: at(base ? `${base}.${key}` : key),
+      message: `Unrecognized key: "${key}"`,
+    }));
   });
 }
 

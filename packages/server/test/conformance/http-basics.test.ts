@@ -104,6 +104,21 @@ describe("api.md conformance: open server: health, errors, chat, memento, traces
     }
   });
 
+  it("names each unknown key in its own detail", async () => {
+    const r = await s.request("POST", "/v1/chat", {
+      requestId: "r",
+      threadId: "t",
+      message: "hi",
+      bogus: true,
+      extra: 1,
+    });
+    expect(r.status).toBe(400);
+    const paths = (r.json.error.details as { path: string }[]).map((d) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(["bogus", "extra"]));
+    expect(paths.some((p) => p.includes(","))).toBe(false);
+    expect(r.json.error.message).toContain("bogus, extra");
+  });
+
   it("bad query and path params are 4xx, never 500", async () => {
     expectError(await s.request("GET", "/v1/tasks?status=bogus"), 400);
     expectError(await s.request("GET", `/v1/threads/${"x".repeat(5000)}/memento`), 404);
