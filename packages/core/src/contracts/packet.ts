@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DriverBlock, DriverBlockRef } from "./driver-block.js";
 import { ThreadMementoV02 } from "./memento.js";
+import { ThreadMementoSignalKind } from "./signals.js";
 
 const Id = z.string().min(1).max(128);
 
@@ -23,9 +24,44 @@ export const PinnedContextRef = z
   .strict();
 export type PinnedContextRef = z.infer<typeof PinnedContextRef>;
 
+/**
+ * A client memento that is not a whole v0.2 memento but carries signals: breakpoint-engine.md says the
+ * request's memento "may include `signals.items[]`", and the engine reads only their kinds. It feeds
+ * the Breakpoint Engine; it never becomes the turn's baseline memento.
+ */
+export const PartialThreadMemento = z
+  .object({
+    signals: z
+      .object({
+        items: z
+          .array(z.object({ kind: ThreadMementoSignalKind }).loose())
+          .max(8)
+          .default([]),
+      })
+      .loose(),
+  })
+  .loose();
+export type PartialThreadMemento = z.infer<typeof PartialThreadMemento>;
+
+// A whole memento is recognised by its mementoId and validated as one (issues keep their exact paths);
+// anything else must be a signals-only memento. Not a z.union: its error would only say "invalid".
+const RequestMemento = z
+  .custom<ThreadMementoV02 | PartialThreadMemento>((value) => typeof value === "object" && value !== null, {
+    message: "thread_memento must be an object",
+  })
+  .transform((value, ctx) => {
+    const whole = "mementoId" in (value as object);
+    const parsed = (whole ? ThreadMementoV02 : PartialThreadMemento).safeParse(value);
+    if (parsed.success) return parsed.data as ThreadMementoV02 | PartialThreadMemento;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });
+    }
+    return z.NEVER;
+  });
+
 export const PacketContext = z
   .object({
-    thread_memento: ThreadMementoV02.optional(),
+    thread_memento: RequestMemento.optional(),
   })
   .strict();
 export type PacketContext = z.infer<typeof PacketContext>;

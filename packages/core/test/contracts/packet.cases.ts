@@ -1,4 +1,4 @@
-import { Budgets, PacketContext, PacketInput, PinnedContextRef } from "@solserver/core";
+import { Budgets, PacketContext, PacketInput, PartialThreadMemento, PinnedContextRef } from "@solserver/core";
 import { validPacketInput } from "../fixtures/valid-contracts.js";
 import { validMemento } from "../fixtures/valid-memento.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
@@ -7,6 +7,13 @@ const packet = validPacketInput();
 const minimal = { requestId: "r", threadId: "t", message: "hi" };
 const budgets = { maxInputTokens: 1, maxOutputTokens: 1, maxRegenerations: 0, timeoutMs: 1 };
 const pinned = { id: "p", version: "v1", hash: "h" };
+// breakpoint-engine.md: a request memento "may include signals.items[]" without being a whole memento.
+const signalsOnly = {
+  signals: {
+    updatedAt: "2025-03-01T10:00:00.000Z",
+    items: [{ endMessageId: "m1", kind: "decision_made", confidence: "high", source: "server" }],
+  },
+};
 
 export const packetCases: Record<string, ContractCase> = {
   Budgets: {
@@ -32,11 +39,26 @@ export const packetCases: Record<string, ContractCase> = {
       unknownKey(pinned),
     ],
   },
+  PartialThreadMemento: {
+    schema: PartialThreadMemento,
+    valid: [signalsOnly, { signals: { items: [{ kind: "decision_made" }] } }],
+    invalid: [
+      bad("unknown signal kind", signalsOnly, ["signals", "items", 0, "kind"], "bogus"),
+      bad("over 8 signals", signalsOnly, ["signals", "items"], many(9, { kind: "decision_made" })),
+      missing(signalsOnly, ["signals"]),
+    ],
+  },
   PacketContext: {
     schema: PacketContext,
-    valid: [{}, { thread_memento: validMemento() }],
+    valid: [{}, { thread_memento: validMemento() }, { thread_memento: signalsOnly }],
     invalid: [
       bad("memento arc over 200", { thread_memento: validMemento() }, ["thread_memento", "arc"], str(201)),
+      bad(
+        "signals-only kind unknown",
+        { thread_memento: signalsOnly },
+        ["thread_memento", "signals", "items", 0, "kind"],
+        "x",
+      ),
       unknownKey({}),
     ],
   },

@@ -17,6 +17,7 @@ import {
   SolError,
   type SolStore,
   shouldFreezeSummaryAtPeak,
+  ThreadMementoV02,
   type TransmissionRecord,
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
@@ -222,7 +223,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     let stored = await opts.store.mementos.get(tenantId, threadId);
     const baseline = resolveBaselineMemento({
       threadId,
-      requestMemento: packet.context?.thread_memento,
+      requestMemento: wholeMemento(packet.context?.thread_memento),
       storedMemento: stored?.memento,
     });
     const contextOff = packet.thread_context_mode === "off";
@@ -492,6 +493,13 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** The request's memento when it is a whole v0.2 memento (a signals-only one only feeds the breakpoint). */
+function wholeMemento(memento: unknown): ThreadMementoV02 | undefined {
+  if (memento === undefined) return undefined;
+  const parsed = ThreadMementoV02.safeParse(memento);
+  return parsed.success ? parsed.data : undefined;
 }
 
 function policyRequest(packet: PacketInput) {

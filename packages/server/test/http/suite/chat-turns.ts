@@ -87,6 +87,25 @@ export function chatTurnSuite(backend: Backend): void {
       }
     });
 
+    it("reads breakpoint signals from a signals-only request memento (it is not a baseline)", async () => {
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "signals-only",
+        threadId: "thread-signals",
+        message: "ok",
+        context: {
+          thread_memento: {
+            signals: {
+              updatedAt: "2025-03-01T10:00:00.000Z",
+              items: [{ endMessageId: "m1", kind: "decision_made", confidence: "high", source: "server" }],
+            },
+          },
+        },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.breakpoint.decision).toBe("must");
+      expect(res.json.threadMemento?.threadId).toBe("thread-signals");
+    });
+
     it("accepts an inline Driver Block without a title", async () => {
       const res = await srv.request("POST", "/v1/chat", {
         requestId: "untitled-block",
