@@ -77,10 +77,17 @@ export interface StoredMessage {
   readonly createdAt: string;
 }
 
+export interface ThreadStats {
+  readonly messageCount: number;
+  readonly lastModeLabel: string | null;
+}
+
 export interface MessageStore {
   /** Most recent `limit` messages of a thread, oldest first. */
   listRecent(tenantId: TenantId, threadId: string, limit: number): Promise<StoredMessage[]>;
   countInThread(tenantId: TenantId, threadId: string): Promise<number>;
+  /** The thread's message count and the mode label of its last assistant message (null: none yet). */
+  threadStats(tenantId: TenantId, threadId: string): Promise<ThreadStats>;
   /** Whether the tenant already has a message with this id (ids are unique per tenant). */
   hasMessage(tenantId: TenantId, messageId: string): Promise<boolean>;
 }
@@ -153,7 +160,15 @@ export interface CommitTurnInput {
    * Trace events to chain onto the end of `traceRunId` in the same transaction (one write instead of
    * two; a lost CAS rolls them back with the rest). Omit to append them separately.
    */
-  readonly trace?: { readonly traceRunId: string; readonly drafts: readonly TraceEventDraft[] };
+  readonly trace?: {
+    readonly traceRunId: string;
+    readonly drafts: readonly TraceEventDraft[];
+    /**
+     * A hint that nothing was appended to the run yet (a turn's first attempt): a store may then skip
+     * reading the chain's tail. It must still be right when the hint is wrong.
+     */
+    readonly expectEmptyRun?: boolean;
+  };
   /** The turn's delivery attempt to finish in the same transaction. */
   readonly finishAttempt?: {
     readonly attemptId: string;

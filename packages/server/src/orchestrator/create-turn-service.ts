@@ -185,7 +185,12 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     });
     try {
       // The attempt is finished inside the turn's commit (one transaction fewer per turn).
-      return await pipeline(ctx, packet, tx, trace, { attemptId, startedMs });
+      // A claim made by this request has an empty trace run until this turn commits.
+      return await pipeline(ctx, packet, tx, trace, {
+        attemptId,
+        startedMs,
+        firstAttempt: started !== undefined,
+      });
     } catch (error) {
       const sol =
         error instanceof SolError ? error : new SolError("internal", "The turn failed.", { cause: error });
@@ -209,7 +214,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     packet: PacketInput,
     tx: TransmissionRecord,
     trace: TraceBuffer,
-    delivery: { readonly attemptId: string; readonly startedMs: number },
+    delivery: { readonly attemptId: string; readonly startedMs: number; readonly firstAttempt: boolean },
   ) {
     const { tenantId } = ctx;
     const { threadId, message } = packet;
@@ -227,16 +232,17 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       storedMemento: stored?.memento,
     });
     const contextOff = packet.thread_context_mode === "off";
-    // A caller-supplied window replaces the stored history; the last stored turns still give the mode.
-    const history = contextOff
-      ? []
-      : await opts.store.messages.listRecent(tenantId, threadId, ctx.window ? 2 : opts.windowSize);
+    // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
+    const history =
+      contextOff || ctx.window
+        ? []
+        : await opts.store.messages.listRecent(tenantId, threadId, opts.windowSize);
     const window = contextOff
       ? []
       : (ctx.window ?? history.map((m) => ({ role: m.role, content: m.content })));
-    const messageCount = await opts.store.messages.countInThread(tenantId, threadId);
-    const previousModeLabel =
-      [...history].reverse().find((m) => m.role === "assistant")?.modeLabel ?? undefined;
+    const stats = await opts.store.messages.threadStats(tenantId, threadId);
+    const messageCount = stats.messageCount;
+    const previousModeLabel = contextOff ? undefined : (stats.lastModeLabel ?? undefined);
     trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {
       source: baseline.source,
       storedVersion: stored?.version ?? null,
@@ -469,7 +475,15 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
           attemptId: delivery.attemptId,
           patch: { status: "succeeded", endedAt: iso(), latencyMs: opts.clock.now() - delivery.startedMs },
         },
-        ...(debug ? {} : { trace: { traceRunId: tx.traceRunId, drafts: [...trace.drafts] } }),
+        ...(debug
+          ? {}
+          : {
+              trace: {
+                traceRunId: tx.traceRunId,
+                drafts: [...trace.drafts],
+                ...(delivery.firstAttempt ? { expectEmptyRun: true } : {}),
+              },
+            }),
       });
       if (committed.ok) {
         trace.drafts.length = 0;

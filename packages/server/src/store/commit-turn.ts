@@ -69,6 +69,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
           input.trace.traceRunId,
           input.transmissionId,
           input.trace.drafts,
+          input.trace.expectEmptyRun === true ? { expectEmptyRun: true } : {},
         );
       }
       return { ok: true as const, mementoVersion };

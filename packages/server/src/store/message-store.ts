@@ -18,7 +18,7 @@ const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limi
 const countThread = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .selectFrom("thread_stats")
-    .select("message_count as n")
+    .select(["message_count as n", "last_mode_label"])
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId),
 );
@@ -32,15 +32,22 @@ const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) 
     .limit(1),
 );
 
-const addToThreadCount = preparedQuery((db, tenantId: string, threadId: string, added: number) =>
-  db
-    .insertInto("thread_stats")
-    .values({ tenant_id: tenantId, thread_id: threadId, message_count: added })
-    .onConflict((oc) =>
-      oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
-        message_count: eb("thread_stats.message_count", "+", eb.ref("excluded.message_count")),
-      })),
-    ),
+const addToThreadCount = preparedQuery(
+  (db, tenantId: string, threadId: string, added: number, lastModeLabel: string | null) =>
+    db
+      .insertInto("thread_stats")
+      .values({
+        tenant_id: tenantId,
+        thread_id: threadId,
+        message_count: added,
+        last_mode_label: lastModeLabel,
+      })
+      .onConflict((oc) =>
+        oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
+          message_count: eb("thread_stats.message_count", "+", eb.ref("excluded.message_count")),
+          last_mode_label: eb.fn.coalesce("excluded.last_mode_label", "thread_stats.last_mode_label"),
+        })),
+      ),
 );
 
 const MESSAGE_COLUMNS = [
@@ -88,14 +95,22 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
       ],
     ]);
   }
-  const added = new Map<string, { tenantId: string; threadId: string; n: number }>();
+  const added = new Map<string, { tenantId: string; threadId: string; n: number; mode: string | null }>();
   for (const message of messages) {
     const key = `${message.tenantId}\u0000${message.threadId}`;
-    const entry = added.get(key) ?? { tenantId: message.tenantId, threadId: message.threadId, n: 0 };
+    const entry = added.get(key) ?? {
+      tenantId: message.tenantId,
+      threadId: message.threadId,
+      n: 0,
+      mode: null,
+    };
     entry.n += 1;
+    if (message.role === "assistant" && message.modeLabel) entry.mode = message.modeLabel;
     added.set(key, entry);
   }
-  for (const { tenantId, threadId, n } of added.values()) await addToThreadCount(ctx, tenantId, threadId, n);
+  for (const { tenantId, threadId, n, mode } of added.values()) {
+    await addToThreadCount(ctx, tenantId, threadId, n, mode);
+  }
 }
 
 /** MessageStore over the messages table; order is insertion order. */
@@ -124,6 +139,11 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
     async countInThread(tenantId, threadId) {
       const { rows } = await countThread(ctx, tenantId, threadId);
       return toNumber(rows[0]?.n ?? 0);
+    },
+
+    async threadStats(tenantId, threadId) {
+      const row = (await countThread(ctx, tenantId, threadId)).rows[0];
+      return { messageCount: toNumber(row?.n ?? 0), lastModeLabel: row?.last_mode_label ?? null };
     },
 
     async hasMessage(tenantId, messageId) {

@@ -361,6 +361,24 @@ const v7ThreadStats: Migration = {
   },
 };
 
+/**
+ * v8: the thread's last assistant mode label beside its message count. A turn needs the previous mode
+ * (routing priors, the mode-change checkpoint) and used to read the thread's last messages for it even
+ * when the request brought its own window. Existing threads are filled in once here.
+ */
+const v8ThreadLastMode: Migration = {
+  version: 8,
+  name: "thread_stats_last_mode",
+  async up(db) {
+    await db.schema.alterTable("thread_stats").addColumn("last_mode_label", "text").execute();
+    await sql`update thread_stats set last_mode_label = (
+      select m.mode_label from messages m
+      where m.tenant_id = thread_stats.tenant_id and m.thread_id = thread_stats.thread_id
+        and m.role = 'assistant' and m.mode_label is not null
+      order by m.id desc limit 1)`.execute(db);
+  },
+};
+
 /** Every migration in version order (1, 2, 3, ...); a schema change appends the next version here. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v1Initial,
@@ -370,4 +388,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v5CheckpointSessions,
   v6AgencyTasksThoughts,
   v7ThreadStats,
+  v8ThreadLastMode,
 ]);

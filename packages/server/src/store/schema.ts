@@ -56,6 +56,8 @@ export interface ThreadStatsTable {
   tenant_id: string;
   thread_id: string;
   message_count: number;
+  /** Mode label of the thread's last assistant message that had one (v8). */
+  last_mode_label: string | null;
 }
 
 export interface MementosTable {

@@ -4,7 +4,7 @@ import { type Selectable, sql } from "kysely";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
 import { assertStorableJsonText, assertStorableText, decodeJson } from "./columns.js";
 import type { StoreContext } from "./context.js";
-import { isRetryableConflict } from "./db-errors.js";
+import { isRetryableConflict, isUniqueViolation } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { TraceEventsTable } from "./schema.js";
@@ -94,15 +94,44 @@ export async function appendTraceDrafts(
   return (await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts)).map(toEvent);
 }
 
-/** {@link appendTraceDrafts} for callers that do not need the stored events back (the turn commit). */
+/**
+ * {@link appendTraceDrafts} for callers that do not need the stored events back (the turn commit).
+ * With `expectEmptyRun` on SQLite the events are inserted as the run's first without reading its
+ * tail; if the run was not empty after all, the primary key refuses that one statement (SQLite keeps
+ * the transaction) and the usual tail read follows. PostgreSQL always reads the tail, because a
+ * failed statement aborts its whole transaction.
+ */
 export async function insertTraceDrafts(
   tx: StoreContext,
   tenantId: TenantId,
   traceRunId: string,
   transmissionId: string | null,
   drafts: readonly TraceEventDraft[],
+  options: { readonly expectEmptyRun?: boolean } = {},
 ): Promise<void> {
+  if (options.expectEmptyRun === true && tx.dialect === "sqlite" && drafts.length <= INSERT_CHUNK) {
+    checkDrafts(drafts);
+    const chained = chain(traceRunId, transmissionId, drafts, null, tx.nowIso);
+    try {
+      await insertRowsRaw(
+        tx,
+        "trace_events",
+        TRACE_COLUMNS,
+        chained.map((item) => toRow(tenantId, item)),
+      );
+      return;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
   await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
+}
+
+function checkDrafts(drafts: readonly TraceEventDraft[]): void {
+  for (const draft of drafts) {
+    assertStorableText(draft.phase, "trace phase");
+    if (draft.summary !== undefined) assertStorableText(draft.summary, "trace summary");
+  }
 }
 
 async function writeTraceDrafts(
@@ -113,10 +142,7 @@ async function writeTraceDrafts(
   drafts: readonly TraceEventDraft[],
 ): Promise<ChainedDraft[]> {
   if (drafts.length === 0) return [];
-  for (const draft of drafts) {
-    assertStorableText(draft.phase, "trace phase");
-    if (draft.summary !== undefined) assertStorableText(draft.summary, "trace summary");
-  }
+  checkDrafts(drafts);
   if (tx.dialect === "postgres") {
     // Serialises appends to one run so they queue instead of colliding on seq and retrying.
     await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);

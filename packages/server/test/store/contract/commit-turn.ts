@@ -185,6 +185,35 @@ export function commitTurnContract(harness: Harness): void {
       ]);
     });
 
+    it("expectEmptyRun is only a hint: a run that already has events still chains after them", async () => {
+      const store = await harness.open();
+      await claimSending(store, "r1");
+      await claimSending(store, "r2");
+      await store.traces.append(T, "run-busy", "tx-r1", [draft("receive"), draft("route")]);
+      const wrongHint = turnInput(T, "r1", 0, {
+        trace: { traceRunId: "run-busy", drafts: [draft("respond")], expectEmptyRun: true },
+      });
+      expect((await store.commitTurn(wrongHint)).ok).toBe(true);
+      const busy = await store.traces.get(T, "run-busy");
+      expect(busy.map((e) => [e.seq, e.phase])).toEqual([
+        [0, "receive"],
+        [1, "route"],
+        [2, "respond"],
+      ]);
+      expect(verifyTraceChain(busy)).toBe(true);
+      // Everything else of that commit landed once (the refused statement did not undo it).
+      expect(await store.messages.countInThread(T, "thread-1")).toBe(2);
+
+      const rightHint = turnInput(T, "r2", 1, {
+        trace: { traceRunId: "run-fresh", drafts: [draft("route"), draft("respond")], expectEmptyRun: true },
+      });
+      expect((await store.commitTurn(rightHint)).ok).toBe(true);
+      const fresh = await store.traces.get(T, "run-fresh");
+      expect(fresh.map((e) => e.seq)).toEqual([0, 1]);
+      expect(fresh[0]?.prevHash).toBe(GENESIS_HASH);
+      expect(verifyTraceChain(fresh)).toBe(true);
+    });
+
     it("a lost memento CAS rolls back the trace and the attempt too", async () => {
       const store = await harness.open();
       await store.mementos.put(T, "thread-1", sampleMemento("thread-1", "stored first"), null, T0);

@@ -46,6 +46,14 @@ export function messageContract(harness: Harness): void {
       expect(await store.messages.countInThread(T, "th")).toBe(10);
       expect(await store.messages.countInThread(T, "other")).toBe(2);
       expect(await store.messages.countInThread(T, "nothing")).toBe(0);
+      expect(await store.messages.threadStats(T, "th")).toEqual({
+        messageCount: 10,
+        lastModeLabel: "companion",
+      });
+      expect(await store.messages.threadStats(T, "nothing")).toEqual({
+        messageCount: 0,
+        lastModeLabel: null,
+      });
       expect(await store.messages.hasMessage(T, "u-th-r0")).toBe(true);
       expect(await store.messages.hasMessage(T, "a-other-r0")).toBe(true);
       expect(await store.messages.hasMessage(T, "u-th-r99")).toBe(false);

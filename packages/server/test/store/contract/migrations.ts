@@ -104,6 +104,30 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
       expect(verifyTraceChain(await store.traces.get(V1_TENANT, "run-v1"))).toBe(true);
     });
 
+    it("v8 fills each thread's last assistant mode label from the messages already stored", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ migrations: MIGRATIONS.filter((m) => m.version <= 7) });
+      const at = "2025-01-01T00:00:00.000Z";
+      await sql`insert into messages (tenant_id, thread_id, message_id, role, content, transmission_id, created_at, mode_label)
+        values ('t8', 'th8', 'm1', 'user', 'q', null, ${at}, null),
+               ('t8', 'th8', 'm2', 'assistant', 'a', null, ${at}, 'system'),
+               ('t8', 'th8', 'm3', 'user', 'q2', null, ${at}, null),
+               ('t8', 'th8', 'm4', 'assistant', 'a2', null, ${at}, 'companion'),
+               ('t8', 'th8', 'm5', 'assistant', 'a3', null, ${at}, null),
+               ('t8', 'quiet', 'm6', 'user', 'q', null, ${at}, null)`.execute(store.db);
+      await sql`insert into thread_stats (tenant_id, thread_id, message_count)
+        values ('t8', 'th8', 5), ('t8', 'quiet', 1)`.execute(store.db);
+      await store.migrate();
+      expect(await store.messages.threadStats("t8", "th8")).toEqual({
+        messageCount: 5,
+        lastModeLabel: "companion",
+      });
+      expect(await store.messages.threadStats("t8", "quiet")).toEqual({
+        messageCount: 1,
+        lastModeLabel: null,
+      });
+    });
+
     it("refuses a database migrated by newer code", async () => {
       const store = await harness.open({ migrate: false });
       const future: Migration = {
