@@ -45,6 +45,8 @@ export interface CheckpointServiceOptions {
   readonly onConfirmationRequired?: ConfirmationRequiredHook;
   /** Compare-and-swap attempts before giving up with `conflict` (default 8). */
   readonly maxAttempts?: number;
+  /** Sessions whose last written state is kept in memory to skip a read (default 10000; 0: none). */
+  readonly knownSessions?: number;
 }
 
 /** One HTTP evaluation: the api.md answer plus where its events were chained. */
@@ -107,7 +109,7 @@ type Step<T> =
       };
     };
 
-const DEFAULTS = { maxAttempts: 8 };
+const DEFAULTS = { maxAttempts: 8, knownSessions: 10_000 };
 
 /**
  * Runs checkpoint evaluations against stored session state. Evaluations of one session are
@@ -122,6 +124,19 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
   }
   const { engine, sessions } = opts;
   const locks = createKeyedMutex();
+  // The last state this process wrote per session, so the next evaluation skips reading it back (a
+  // read, and under SQLite group commit one more wait for a COMMIT, on every chat turn). Writes stay
+  // compare-and-swap on the version: if another process wrote since, the write fails, the entry is
+  // dropped and the loop re-reads the stored state. Insertion-ordered map as a bounded LRU.
+  const known = new Map<string, StoredCheckpointSession>();
+  const remember = (key: string, value: StoredCheckpointSession) => {
+    known.delete(key);
+    known.set(key, value);
+    if (known.size > opts.knownSessions) {
+      const oldest = known.keys().next().value;
+      if (oldest !== undefined) known.delete(oldest);
+    }
+  };
   const iso = () => new Date(opts.clock.now()).toISOString();
 
   function restore(sessionId: string, stored: StoredCheckpointSession | null): CheckpointSessionState {
@@ -140,22 +155,37 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
     sessionId: string,
     step: (state: CheckpointSessionState, stored: StoredCheckpointSession | null) => Promise<Step<T>>,
   ): Promise<{ value: T; events: readonly TraceEvent[] }> {
-    return locks.run(`${tenantId}\u0000${sessionId}`, async () => {
+    const key = `${tenantId}\u0000${sessionId}`;
+    return locks.run(key, async () => {
       for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
-        const stored = await sessions.get(tenantId, sessionId);
+        const cached = attempt === 1 ? known.get(key) : undefined;
+        const stored = cached ?? (await sessions.get(tenantId, sessionId));
         const state = restore(sessionId, stored);
         const result = await step(state, stored);
         if (result.kind === "skip") return { value: result.value, events: [] };
+        const now = iso();
         const written = await sessions.put({
           tenantId,
           sessionId,
           state,
           expectedVersion: stored?.version ?? null,
-          now: iso(),
+          now,
           ...(result.memo ? { memo: result.memo } : {}),
           ...(result.trace ? { trace: result.trace } : {}),
         });
-        if (written.ok) return { value: result.value, events: written.events };
+        if (!written.ok) {
+          known.delete(key);
+          continue;
+        }
+        remember(key, {
+          // A copy: the caller may keep using `state` after this returns.
+          state: structuredClone(state),
+          version: written.version,
+          lastRequestId: result.memo ? result.memo.requestId : (stored?.lastRequestId ?? null),
+          lastResult: result.memo ? structuredClone(result.memo.result) : (stored?.lastResult ?? null),
+          updatedAt: now,
+        });
+        return { value: result.value, events: written.events };
       }
       throw new SolError(
         "conflict",

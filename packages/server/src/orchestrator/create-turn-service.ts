@@ -225,22 +225,26 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       usage.outputTokens += r.usage?.outputTokens ?? 0;
     };
 
-    let stored = await opts.store.mementos.get(tenantId, threadId);
+    const contextOff = packet.thread_context_mode === "off";
+    // Independent reads, issued together: under SQLite group commit each read waits for the open
+    // group's COMMIT, so reading one after another cost one loop turn each.
+    const [storedAtStart, history, stats] = await Promise.all([
+      opts.store.mementos.get(tenantId, threadId),
+      // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
+      contextOff || ctx.window
+        ? Promise.resolve([])
+        : opts.store.messages.listRecent(tenantId, threadId, opts.windowSize),
+      opts.store.messages.threadStats(tenantId, threadId),
+    ]);
+    let stored = storedAtStart;
     const baseline = resolveBaselineMemento({
       threadId,
       requestMemento: wholeMemento(packet.context?.thread_memento),
       storedMemento: stored?.memento,
     });
-    const contextOff = packet.thread_context_mode === "off";
-    // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
-    const history =
-      contextOff || ctx.window
-        ? []
-        : await opts.store.messages.listRecent(tenantId, threadId, opts.windowSize);
     const window = contextOff
       ? []
       : (ctx.window ?? history.map((m) => ({ role: m.role, content: m.content })));
-    const stats = await opts.store.messages.threadStats(tenantId, threadId);
     const messageCount = stats.messageCount;
     const previousModeLabel = contextOff ? undefined : (stats.lastModeLabel ?? undefined);
     trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {

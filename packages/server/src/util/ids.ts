@@ -8,5 +8,16 @@ import type { IdGenerator } from "@solserver/core";
  * insert, so each commit wrote about ten scattered pages per turn; time-ordered keys append to the same
  * few pages, which a group commit then writes once.
  */
-export const randomIds: IdGenerator = (prefix) =>
-  `${prefix}_${Date.now().toString(16).padStart(12, "0").slice(-12)}${randomUUID().replaceAll("-", "").slice(12)}`;
+export const randomIds: IdGenerator = (prefix) => {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastHex = now.toString(16).padStart(12, "0").slice(-12);
+  }
+  // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: the 20 hex digits after the first 12.
+  const uuid = randomUUID();
+  return `${prefix}_${lastHex}${uuid.slice(14, 18)}${uuid.slice(19, 23)}${uuid.slice(24)}`;
+};
+
+let lastMs = Number.NaN;
+let lastHex = "";

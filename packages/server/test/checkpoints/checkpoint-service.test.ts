@@ -138,6 +138,35 @@ describe("checkpoint service", () => {
     expect((await a.getSession(T, "s"))?.actionCount).toBe(10);
   });
 
+  it("skips reading back the state it wrote, and a stale copy (another instance wrote) is re-read", async () => {
+    let gets = 0;
+    const { make } = await setup({
+      sessions: (inner) => ({
+        ...inner,
+        get: (tenantId, sessionId) => {
+          gets += 1;
+          return inner.get(tenantId, sessionId);
+        },
+        put: (write) => inner.put(write),
+      }),
+    });
+    const [a, b] = [make(), make()];
+    const act = (service: CheckpointService, i: number) =>
+      service.evaluate(T, {
+        sessionId: "s",
+        event: { type: "action_pre", action: { type: "read_file", params: { i } } },
+      });
+    await act(a, 1);
+    await act(a, 2);
+    expect(gets).toBe(1);
+    await act(b, 3);
+    expect(gets).toBe(2);
+    // a's copy is now one version behind: its write fails, it re-reads and counts on top of b's.
+    await act(a, 4);
+    expect(gets).toBe(3);
+    expect((await b.getSession(T, "s"))?.actionCount).toBe(4);
+  });
+
   it("gives up with conflict when the session never stops changing", async () => {
     let gets = 0;
     const { service } = await setup({
@@ -182,9 +211,10 @@ describe("checkpoint service", () => {
       metadata: { sessionId: "thread:th", sessionStarted: true },
     });
 
+    // Another writer (its version bump makes this process's copy stale) left state nobody can read.
     await store.db
       .updateTable("checkpoint_sessions")
-      .set({ state: JSON.stringify({ version: 99 }) })
+      .set((eb) => ({ state: JSON.stringify({ version: 99 }), version: eb("version", "+", 1) }))
       .execute();
     expect(await injector({ ...turn, requestId: "r2" })).toEqual([]);
     expect(trace.drafts.at(-1)).toMatchObject({
