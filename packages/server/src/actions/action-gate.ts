@@ -11,7 +11,7 @@ import {
   transitionAction,
   userAsksForAction,
 } from "@solserver/core";
-import type { ActionRecorder } from "../orchestrator/create-turn-service.js";
+import type { ActionRecorder } from "../orchestrator/turn-service-options.js";
 import type { ActionStore, StoredAction } from "../store/index.js";
 import { verifyBinding } from "./binding.js";
 import type { ExecutorRegistry } from "./executor-registry.js";

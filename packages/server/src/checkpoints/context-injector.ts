@@ -1,5 +1,5 @@
 import { isSolError } from "@solserver/core";
-import type { ContextInjector } from "../orchestrator/create-turn-service.js";
+import type { ContextInjector } from "../orchestrator/turn-service-options.js";
 import type { CheckpointService } from "./checkpoint-service.js";
 import { threadSessionId } from "./session-ids.js";
 import { CHECKPOINT_TRACE_PHASE, compactEvents } from "./trace-drafts.js";

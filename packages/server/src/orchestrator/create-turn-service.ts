@@ -1,74 +1,30 @@
 import {
-  type ActionNeeded,
   type BreakpointDecision,
   buildCheckpointCapsule,
   type ChatResponse,
-  type Clock,
   decideBreakpointAction,
   extractBreakpointSignalKinds,
-  type IdGenerator,
   type LlmCallPurpose,
-  type LlmProvider,
   type LlmResponse,
   type ModeDecision,
   type PacketInput,
   policyHints,
   resolveBaselineMemento,
   SolError,
-  type SolStore,
   shouldFreezeSummaryAtPeak,
-  ThreadMementoV02,
   type TransmissionRecord,
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
-import { planMemento } from "./memento-phase.js";
+import { planMemento, traceMementoPlan } from "./memento-phase.js";
+import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { routeTurn } from "./routing-phase.js";
 import { describeToolCalls } from "./tool-calls.js";
 import { TraceBuffer } from "./trace-buffer.js";
-import type { TurnEngines } from "./turn-engines.js";
+import { buildTurnResponse } from "./turn-response.js";
 import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
-
-/** Extra context for a turn (checkpoint injections); plugged in by later features. */
-export type ContextInjector = (args: {
-  readonly tenantId: string;
-  readonly threadId: string;
-  /** The turn's idempotency key: a re-run of a failed turn carries the same one. */
-  readonly requestId: string;
-  readonly message: string;
-  readonly isFirstTurn: boolean;
-  readonly trace: TraceBuffer;
-}) => Promise<readonly string[]>;
-
-/** Hook that stores proposed actions (the permission gate); plugged in by later features. */
-export type ActionRecorder = (args: {
-  readonly tenantId: string;
-  readonly threadId: string;
-  readonly messageId: string;
-  /** The turn's requestId (also in every proposal's `request_id`). */
-  readonly requestId: string;
-  /** The user's message, so the gate can tell whether the user asked for an action again. */
-  readonly message: string;
-  readonly proposals: readonly { action: ActionNeeded; payload: Record<string, unknown> }[];
-  readonly trace: TraceBuffer;
-}) => Promise<readonly ActionNeeded[]>;
-
-export interface TurnServiceOptions {
-  readonly store: SolStore;
-  readonly provider: LlmProvider;
-  readonly engines: TurnEngines;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly windowSize: number;
-  /** How long a duplicate request waits for its in-flight twin. */
-  readonly idempotencyWaitMs?: number;
-  /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
-  readonly staleTurnMs?: number;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly contextInjector?: ContextInjector;
-  readonly actionRecorder?: ActionRecorder;
-}
+import type { TurnServiceOptions } from "./turn-service-options.js";
 
 // Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
 // costs a re-read and a commit, never a model call.
@@ -88,21 +44,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
 
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
     // Driver Block limits are the client's fault: reject before anything is written.
-    const precheck = opts.engines.policy.resolve(policyRequest(packet));
-    if (!precheck.ok) {
-      const first = precheck.issues[0];
-      throw new SolError(
-        first?.code === "driver_block_limit" ? "driver_block_limit" : "invalid_input",
-        first?.message ?? "Invalid Driver Blocks.",
-        {
-          details: precheck.issues.map((i) => ({
-            path: (i.path ?? []).join("."),
-            message: i.message,
-            code: i.code,
-          })),
-        },
-      );
-    }
+    throwOnDriverBlockIssues(opts.engines.policy.resolve(policyRequest(packet)));
     // A new claim starts delivering in its own transaction (created `sending` with the first attempt).
     const started = { attemptId: opts.ids("att"), startedMs: opts.clock.now() };
     const claim = await opts.store.transmissions.claim({
@@ -401,24 +343,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
             nowIso: iso(),
             ids: opts.ids,
           });
-      trace.add(
-        "memento_update",
-        "completed",
-        plan === null
-          ? "Thread context off: memento untouched"
-          : plan.persist
-            ? "Memento updated"
-            : "Memento unchanged this turn",
-        plan === null
-          ? { persist: false, contextMode: "off", attempt }
-          : {
-              persist: plan.persist,
-              shapeChanged: plan.shapeChanged,
-              phaseChanged: plan.phaseChanged,
-              summaryFrozen: plan.summaryFrozen,
-              attempt,
-            },
-      );
+      traceMementoPlan(trace, plan, attempt);
       trace.add("respond", "completed", "Response ready", {
         modelCalls: usage.modelCalls,
         actions: actions.length,
@@ -432,31 +357,18 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       }
       const threadMemento =
         plan === null ? null : plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
-      const response: ChatResponse = {
-        transmissionId: tx.transmissionId,
-        requestId: packet.requestId,
-        threadId,
-        assistant: {
-          messageId: assistantMessageId,
-          content: gen.text,
-          ...(gen.toolCalls.length > 0 ? { toolCalls: [...gen.toolCalls] } : {}),
-        },
+      const response = buildTurnResponse({
+        tx,
+        packet,
+        assistantMessageId,
+        gen,
         modeDecision,
         breakpoint: { decision, peakGuardrailActive },
         threadMemento,
-        actions: [...actions],
-        validation: { passed: gen.passed, regenerated: gen.regenerated, violations: [...gen.violations] },
-        trace: {
-          traceRunId: tx.traceRunId,
-          ...(debug ? { events: await opts.store.traces.get(tenantId, tx.traceRunId) } : {}),
-        },
-        usage: {
-          modelCalls: usage.modelCalls,
-          ...(usage.inputTokens ? { inputTokens: usage.inputTokens } : {}),
-          ...(usage.outputTokens ? { outputTokens: usage.outputTokens } : {}),
-        },
-        provider: { name: gen.response.provider, model: gen.response.model, offline: gen.response.offline },
-      };
+        actions,
+        usage,
+        ...(debug ? { events: await opts.store.traces.get(tenantId, tx.traceRunId) } : {}),
+      });
       const committed = await opts.store.commitTurn({
         tenantId,
         transmissionId: tx.transmissionId,
@@ -510,20 +422,5 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
-  };
-}
-
-/** The request's memento when it is a whole v0.2 memento (a signals-only one only feeds the breakpoint). */
-function wholeMemento(memento: unknown): ThreadMementoV02 | undefined {
-  if (memento === undefined) return undefined;
-  const parsed = ThreadMementoV02.safeParse(memento);
-  return parsed.success ? parsed.data : undefined;
-}
-
-function policyRequest(packet: PacketInput) {
-  return {
-    ...(packet.driverBlockMode ? { driverBlockMode: packet.driverBlockMode } : {}),
-    ...(packet.driverBlockRefs ? { driverBlockRefs: packet.driverBlockRefs } : {}),
-    ...(packet.driverBlockInline ? { driverBlockInline: packet.driverBlockInline } : {}),
   };
 }

@@ -4,3 +4,4 @@ export * from "./tool-calls.js";
 export * from "./trace-buffer.js";
 export * from "./turn-engines.js";
 export * from "./turn-service.js";
+export * from "./turn-service-options.js";

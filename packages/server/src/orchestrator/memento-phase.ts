@@ -12,6 +12,7 @@ import {
   signalItemsFromEnvelope,
   type ThreadMementoV02,
 } from "@solserver/core";
+import type { TraceBuffer } from "./trace-buffer.js";
 
 export interface MementoPlan {
   /** The memento the turn ends with (what the response shows). */
@@ -75,4 +76,26 @@ export function planMemento(args: {
     phaseChanged: next.value.phaseChanged,
     summaryFrozen: next.value.summaryFrozen,
   };
+}
+
+/** Records a plan (null: thread context off) as the turn's memento_update trace event. */
+export function traceMementoPlan(trace: TraceBuffer, plan: MementoPlan | null, attempt: number): void {
+  trace.add(
+    "memento_update",
+    "completed",
+    plan === null
+      ? "Thread context off: memento untouched"
+      : plan.persist
+        ? "Memento updated"
+        : "Memento unchanged this turn",
+    plan === null
+      ? { persist: false, contextMode: "off", attempt }
+      : {
+          persist: plan.persist,
+          shapeChanged: plan.shapeChanged,
+          phaseChanged: plan.phaseChanged,
+          summaryFrozen: plan.summaryFrozen,
+          attempt,
+        },
+  );
 }

@@ -1,0 +1,43 @@
+import type { ActionNeeded, Clock, IdGenerator, LlmProvider, SolStore } from "@solserver/core";
+import type { TraceBuffer } from "./trace-buffer.js";
+import type { TurnEngines } from "./turn-engines.js";
+
+/** Extra context for a turn (checkpoint injections); plugged in by later features. */
+export type ContextInjector = (args: {
+  readonly tenantId: string;
+  readonly threadId: string;
+  /** The turn's idempotency key: a re-run of a failed turn carries the same one. */
+  readonly requestId: string;
+  readonly message: string;
+  readonly isFirstTurn: boolean;
+  readonly trace: TraceBuffer;
+}) => Promise<readonly string[]>;
+
+/** Hook that stores proposed actions (the permission gate); plugged in by later features. */
+export type ActionRecorder = (args: {
+  readonly tenantId: string;
+  readonly threadId: string;
+  readonly messageId: string;
+  /** The turn's requestId (also in every proposal's `request_id`). */
+  readonly requestId: string;
+  /** The user's message, so the gate can tell whether the user asked for an action again. */
+  readonly message: string;
+  readonly proposals: readonly { action: ActionNeeded; payload: Record<string, unknown> }[];
+  readonly trace: TraceBuffer;
+}) => Promise<readonly ActionNeeded[]>;
+
+export interface TurnServiceOptions {
+  readonly store: SolStore;
+  readonly provider: LlmProvider;
+  readonly engines: TurnEngines;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly windowSize: number;
+  /** How long a duplicate request waits for its in-flight twin. */
+  readonly idempotencyWaitMs?: number;
+  /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
+  readonly staleTurnMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly contextInjector?: ContextInjector;
+  readonly actionRecorder?: ActionRecorder;
+}
