@@ -17,6 +17,7 @@ import {
 import { toActionsNeeded } from "./actions.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
+import { assembleWithinBudget } from "./input-budget.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { routeTurn } from "./routing-phase.js";
@@ -247,6 +248,24 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       skipped: policy.skipped.length,
     });
 
+    const retrievalMemento = contextOff ? null : baseline.memento;
+    const promptBase = {
+      law: opts.engines.law,
+      modeDecision,
+      policy,
+      memento: retrievalMemento,
+      windowSize: opts.windowSize,
+      userMessage: message,
+      ...(packet.budgets ? { budgets: packet.budgets } : {}),
+      ...(modeDecision.checkpointNeeded
+        ? { checkpointCapsule: buildCheckpointCapsule(baseline.memento, modeDecision) }
+        : {}),
+    };
+    // A turn that cannot fit its input budget even without any window or checkpoint context is
+    // refused here, before the checkpoint evaluation changes the session (a refused turn leaves no trace).
+    if (packet.budgets?.maxInputTokens !== undefined) {
+      assembleWithinBudget({ ...promptBase, injectedContext: ctx.instructions ?? [], window: [] });
+    }
     const injectedContext = [
       ...(opts.contextInjector
         ? await opts.contextInjector({
@@ -260,7 +279,6 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         : []),
       ...(ctx.instructions ?? []),
     ];
-    const retrievalMemento = contextOff ? null : baseline.memento;
     trace.add(
       "retrieval",
       "completed",
@@ -288,20 +306,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         ...policyHints(policy, modeDecision),
         ...(baseline.memento ? { previousShape: baseline.memento } : {}),
       },
-      prompt: {
-        law: opts.engines.law,
-        modeDecision,
-        policy,
-        memento: retrievalMemento,
-        injectedContext,
-        window,
-        windowSize: opts.windowSize,
-        userMessage: message,
-        ...(packet.budgets ? { budgets: packet.budgets } : {}),
-        ...(modeDecision.checkpointNeeded
-          ? { checkpointCapsule: buildCheckpointCapsule(baseline.memento, modeDecision) }
-          : {}),
-      },
+      prompt: { ...promptBase, injectedContext, window },
     });
 
     // The client's id for its message is kept when it is free; ids are unique per tenant, so a

@@ -136,6 +136,25 @@ export function providerPipelineSuite(backend: Backend): void {
       expect(await srv.server.store.responses.get("default", "bud-5")).toBeNull();
     });
 
+    it("a turn refused for its input budget leaves the thread's checkpoint session as it was", async () => {
+      const send = (requestId: string, budgets?: Record<string, number>) =>
+        srv.request("POST", "/v1/chat", {
+          requestId,
+          threadId: "th-budget-first",
+          message: "Hello, can you help me plan the garden?",
+          traceConfig: { level: "debug" },
+          ...(budgets ? { budgets } : {}),
+        });
+      expect((await send("budget-first-1", { maxInputTokens: 10 })).status).toBe(429);
+      const ok = await send("budget-first-2");
+      expect(ok.status).toBe(200);
+      const checkpoint = (
+        ok.json.trace.events as { phase: string; metadata: Record<string, unknown> }[]
+      ).find((e) => e.phase === "checkpoint");
+      // The session starts with the first turn that ran, so its start contexts still reach the model.
+      expect(checkpoint?.metadata).toMatchObject({ sessionStarted: true });
+    });
+
     it("budgets.timeoutMs caps a model call: a slow provider gives 502 and nothing is written", async () => {
       model.reply({ ...envelope("Too late."), delayMs: 3_000 });
       const res = await srv.request("POST", "/v1/chat", {
