@@ -49,6 +49,11 @@ function checkDecision(decision: ModeDecision, threshold: number): void {
 }
 
 describe("router properties", () => {
+  it("a confidence that rounds up to the threshold is not below it (found by the property below)", () => {
+    const decision = router.route({ message: "next shuffle what", thread: { lastModeLabel: "chat" } });
+    checkDecision(decision, router.confidenceThreshold);
+  });
+
   it("every decision is a valid ModeDecision for a known mode, with the step matching the threshold", () => {
     fc.assert(
       fc.property(message, thread, (text, meta) => {

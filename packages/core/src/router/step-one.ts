@@ -1,7 +1,7 @@
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import type { Calibrator } from "./calibration.js";
 import type { ModeDefinition, RouterThread } from "./config.js";
-import { makeDecision } from "./decision.js";
+import { clamp01, makeDecision } from "./decision.js";
 import { type Classification, marginScore } from "./lexical-classifier.js";
 import { logSoftmaxInPlace } from "./linear-model.js";
 import { isPhaticMessage } from "./phatic.js";
@@ -77,7 +77,9 @@ export function decideStepOne(
     reasons.push(`step 1: lexical model picks "${modes[best]!.label}" (p=${p}${odds})`);
     reasons.push(...evidenceReasons(classification, modes, best, thread));
   }
-  const step = confidence < threshold ? 2 : 1;
+  // Decided on the confidence as reported (rounded to 4 decimals), so step and confidence always
+  // agree: 0.59996 against a threshold of 0.6 is reported as 0.6, and is therefore not below it.
+  const step = clamp01(confidence) < threshold ? 2 : 1;
   if (step === 2) reasons.push(`confidence below threshold ${threshold}: selector needed`);
   const candidates = topIndices(logProbabilities, CANDIDATES).map((i) => ({
     modeLabel: modes[i]!.label,
