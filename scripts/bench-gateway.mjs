@@ -177,8 +177,13 @@ async function main() {
   const ctx = { autocannon, opts, body, log, upstreamCount, upstreamPid: upstream.child.pid };
   const rounds = [];
   for (let round = 1; round <= opts.rounds; round++) {
-    const rows = [];
-    for (const path of paths) rows.push(await measure(path, round, ctx));
+    // The order rotates each round (a b c, b c a, c a b, ...): on a machine whose speed drifts, a
+    // fixed order would always give the same path the same slot.
+    const rows = new Array(paths.length);
+    for (let k = 0; k < paths.length; k++) {
+      const i = (k + round - 1) % paths.length;
+      rows[i] = await measure(paths[i], round, ctx);
+    }
     rounds.push(rows);
   }
   const results = paths.map((_, i) => medianRow(rounds.map((rows) => rows[i])));
