@@ -215,6 +215,18 @@ async function main() {
           ? round(b.gatewayCpuMsPerReq / c.gatewayCpuMsPerReq, 3)
           : null,
     },
+    // Medians of each round's own b/c ratios: the two paths of one round ran minutes apart at most, so
+    // these track a machine whose speed drifts better than ratios of medians taken across rounds.
+    perRoundRatios:
+      opts.rounds > 1
+        ? {
+            throughput_b_over_c: round(medianOf(rounds.map((r) => r[1].reqPerSec / r[2].reqPerSec)), 3),
+            p99_b_over_c: round(medianOf(rounds.map((r) => r[1].p99Ms / r[2].p99Ms)), 3),
+            cpu_per_request_b_over_c: rounds.every((r) => r[1].gatewayCpuMsPerReq && r[2].gatewayCpuMsPerReq)
+              ? round(medianOf(rounds.map((r) => r[1].gatewayCpuMsPerReq / r[2].gatewayCpuMsPerReq)), 3)
+              : null,
+          }
+        : undefined,
   };
   if (asJson) console.log(JSON.stringify(report, null, 2));
   else printReport(report);
@@ -290,6 +302,13 @@ async function measure(path, roundNo, ctx) {
 }
 
 /** The row with the median req/s of a path's rounds (a real measurement, not a blend). */
+/** The middle value (the mean of the two middle ones for an even count). */
+function medianOf(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 function medianRow(rows) {
   const sorted = [...rows].sort((x, y) => x.reqPerSec - y.reqPerSec);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -519,4 +538,11 @@ function printReport(report) {
     `ratios: throughput b/a ${ratios.throughput_b_over_a}, b/c ${ratios.throughput_b_over_c}; ` +
       `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}`,
   );
+  if (report.perRoundRatios) {
+    const r = report.perRoundRatios;
+    console.log(
+      `median of per-round ratios: throughput b/c ${r.throughput_b_over_c}, p99 b/c ${r.p99_b_over_c}, ` +
+        `gateway CPU per request b/c ${r.cpu_per_request_b_over_c}`,
+    );
+  }
 }
