@@ -43,15 +43,20 @@ export const PartialThreadMemento = z
   .loose();
 export type PartialThreadMemento = z.infer<typeof PartialThreadMemento>;
 
-// A whole memento is recognised by its mementoId and validated as one (issues keep their exact paths);
-// anything else must be a signals-only memento. Not a z.union: its error would only say "invalid".
+/** True for a whole v0.2 memento (it has a mementoId); false for a signals-only one. */
+export function isWholeThreadMemento(memento: object): memento is ThreadMementoV02 {
+  return "mementoId" in memento;
+}
+
+// A whole memento is validated as one (issues keep their exact paths); anything else must be a
+// signals-only memento. Not a z.union: its error would only say "invalid".
 const RequestMemento = z
   .custom<ThreadMementoV02 | PartialThreadMemento>((value) => typeof value === "object" && value !== null, {
     message: "thread_memento must be an object",
   })
   .transform((value, ctx) => {
-    const whole = "mementoId" in (value as object);
-    const parsed = (whole ? ThreadMementoV02 : PartialThreadMemento).safeParse(value);
+    const schema = isWholeThreadMemento(value) ? ThreadMementoV02 : PartialThreadMemento;
+    const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data as ThreadMementoV02 | PartialThreadMemento;
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });

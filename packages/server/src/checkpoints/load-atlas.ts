@@ -54,8 +54,9 @@ export function loadAtlas(path: string | undefined): Atlas {
 export function undefinedContextIds(atlas: Atlas): string[] {
   const strict = parseAtlas(atlas, { requireKnownContexts: true });
   if (strict.ok) return [];
-  const ids = strict.issues
-    .filter((i) => i.code === "unknown_context")
-    .map((i) => /"([^"]*)"$/.exec(i.message)?.[1]);
-  return [...new Set(ids.filter((id): id is string => id !== undefined))];
+  // Each unknown_context issue's path points at the id inside the atlas.
+  const at = (path: readonly (string | number)[]): unknown =>
+    path.reduce<unknown>((node, key) => (node as Record<string | number, unknown> | undefined)?.[key], atlas);
+  const ids = strict.issues.filter((i) => i.code === "unknown_context").map((i) => at(i.path ?? []));
+  return [...new Set(ids.filter((id): id is string => typeof id === "string"))];
 }

@@ -59,13 +59,13 @@ function body(code: string, message: string, details?: unknown): HttpErrorBody {
   return { error: details === undefined ? { code, message } : { code, message, details } };
 }
 
-/** Turns zod issue paths ("/budgets/maxOutputTokens") into the field list clients see in `details`. */
 /** "Invalid request: check a, b." naming each field once, however many rules it broke. */
 export function invalidRequestSentence(paths: readonly string[]): string {
   const fields = [...new Set(paths)].join(", ");
   return `Invalid request: check ${fields || "the body"}.`;
 }
 
+/** Turns zod issue paths ("/budgets/maxOutputTokens") into the field list clients see in `details`. */
 function validationDetails(err: FastifyLikeError): { path: string; message: string }[] {
   const where = err.validationContext && err.validationContext !== "body" ? `${err.validationContext}.` : "";
   const at = (path: string) => `${where}${path}` || err.validationContext || "body";

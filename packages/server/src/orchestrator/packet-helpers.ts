@@ -1,10 +1,20 @@
-import { type Issue, type PacketInput, type Result, SolError, ThreadMementoV02 } from "@solserver/core";
+import {
+  type Issue,
+  isWholeThreadMemento,
+  type PacketInput,
+  type Result,
+  SolError,
+  type ThreadMementoV02,
+} from "@solserver/core";
 
-/** The request's memento when it is a whole v0.2 memento (a signals-only one only feeds the breakpoint). */
-export function wholeMemento(memento: unknown): ThreadMementoV02 | undefined {
-  if (memento === undefined) return undefined;
-  const parsed = ThreadMementoV02.safeParse(memento);
-  return parsed.success ? parsed.data : undefined;
+/**
+ * The request's memento when it is a whole v0.2 memento (a signals-only one only feeds the
+ * breakpoint). The packet schema already validated it as one or the other.
+ */
+export function wholeMemento(
+  memento: NonNullable<PacketInput["context"]>["thread_memento"],
+): ThreadMementoV02 | undefined {
+  return memento !== undefined && isWholeThreadMemento(memento) ? memento : undefined;
 }
 
 /** The Driver Block fields of a packet, as the policy engine takes them. */

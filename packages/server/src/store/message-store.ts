@@ -15,7 +15,7 @@ const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limi
     .limit(limit),
 );
 
-const countThread = preparedQuery((db, tenantId: string, threadId: string) =>
+const selectThreadStats = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .selectFrom("thread_stats")
     .select(["message_count as n", "last_mode_label"])
@@ -115,6 +115,10 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
 
 /** MessageStore over the messages table; order is insertion order. */
 export function createMessageStore(ctx: StoreContext): MessageStore {
+  const threadStats: MessageStore["threadStats"] = async (tenantId, threadId) => {
+    const row = (await selectThreadStats(ctx, tenantId, threadId)).rows[0];
+    return { messageCount: toNumber(row?.n ?? 0), lastModeLabel: row?.last_mode_label ?? null };
+  };
   return {
     async listRecent(tenantId, threadId, limit) {
       if (!Number.isSafeInteger(limit) || limit < 0) {
@@ -136,15 +140,9 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
       );
     },
 
-    async countInThread(tenantId, threadId) {
-      const { rows } = await countThread(ctx, tenantId, threadId);
-      return toNumber(rows[0]?.n ?? 0);
-    },
+    countInThread: async (tenantId, threadId) => (await threadStats(tenantId, threadId)).messageCount,
 
-    async threadStats(tenantId, threadId) {
-      const row = (await countThread(ctx, tenantId, threadId)).rows[0];
-      return { messageCount: toNumber(row?.n ?? 0), lastModeLabel: row?.last_mode_label ?? null };
-    },
+    threadStats,
 
     async hasMessage(tenantId, messageId) {
       const { rows } = await selectMessageId(ctx, tenantId, messageId);

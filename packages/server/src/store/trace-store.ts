@@ -109,16 +109,11 @@ export async function insertTraceDrafts(
   drafts: readonly TraceEventDraft[],
   options: { readonly expectEmptyRun?: boolean } = {},
 ): Promise<void> {
-  if (options.expectEmptyRun === true && tx.dialect === "sqlite" && drafts.length <= INSERT_CHUNK) {
+  if (options.expectEmptyRun === true && tx.dialect === "sqlite") {
     checkDrafts(drafts);
-    const chained = chain(traceRunId, transmissionId, drafts, null, tx.nowIso);
     try {
-      await insertRowsRaw(
-        tx,
-        "trace_events",
-        TRACE_COLUMNS,
-        chained.map((item) => toRow(tenantId, item)),
-      );
+      // A run that is not empty already holds seq 0, so the first statement is the one refused.
+      await insertChained(tx, tenantId, chain(traceRunId, transmissionId, drafts, null, tx.nowIso));
       return;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -149,11 +144,15 @@ async function writeTraceDrafts(
   }
   const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
   const chained = chain(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
+  await insertChained(tx, tenantId, chained);
+  return chained;
+}
+
+async function insertChained(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
   const rows = chained.map((item) => toRow(tenantId, item));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     await insertRowsRaw(tx, "trace_events", TRACE_COLUMNS, rows.slice(start, start + INSERT_CHUNK));
   }
-  return chained;
 }
 
 /** TraceStore over trace_events: each run is a SHA-256 chain ordered by seq. */

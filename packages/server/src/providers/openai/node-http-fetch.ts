@@ -103,29 +103,30 @@ function requestHeaders(init: RequestInit, body: string | undefined): Record<str
  * Only string bodies are supported (the provider sends JSON text).
  */
 export function createNodeHttpTransport(options: NodeHttpFetchOptions = {}): HttpTransport {
-  const maxSockets = options.maxSockets ?? 256;
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets }),
-  };
+  const agents = keepAliveAgents(options);
   return (url, init) => nodeHttpRequest(url, init, agents);
 }
 
 /** A standard `fetch` over {@link createNodeHttpTransport}: same transport, standard `Response` objects. */
 export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): FetchLike {
-  const maxSockets = options.maxSockets ?? 256;
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets }),
-  };
+  const agents = keepAliveAgents(options);
   return async (url, init) => (await nodeHttpRequest(url, init, agents)).toResponse();
 }
 
-function nodeHttpRequest(
-  url: string,
-  init: RequestInit,
-  agents: { readonly http: HttpAgent; readonly https: HttpsAgent },
-): Promise<NodeHttpResponse> {
+interface Agents {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+}
+
+function keepAliveAgents(options: NodeHttpFetchOptions): Agents {
+  const maxSockets = options.maxSockets ?? 256;
+  return {
+    http: new HttpAgent({ keepAlive: true, maxSockets }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets }),
+  };
+}
+
+function nodeHttpRequest(url: string, init: RequestInit, agents: Agents): Promise<NodeHttpResponse> {
   return new Promise<NodeHttpResponse>((resolve, reject) => {
     if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
       reject(new TypeError("createNodeHttpFetch sends string bodies only"));
