@@ -42,11 +42,17 @@ export interface BuildAppOptions {
   readonly plugins?: ReadonlyArray<(app: FastifyInstance, deps: AppDeps) => void>;
 }
 
+/** Longest path parameter the router accepts, in encoded characters (128 ids of 4-byte characters fit). */
+const MAX_PATH_PARAM_LENGTH = 2048;
+
 /** Builds the Fastify app: routes, auth and budgets, OpenAPI, the error model of api.md §2. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: deps.config.SOL_BODY_LIMIT,
+    // Ids in paths may be 128 characters (thread ids, `cra_<sessionId>` trace runs), and percent-encoding
+    // can make one up to 12 times longer; the router's default of 100 answered 404 or 414 for them.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     // Finish in-flight turns on close; drop idle keep-alive sockets so shutdown is prompt.
     forceCloseConnections: "idle",
     // Requests that arrive while closing are refused below, in the error model of api.md §2.

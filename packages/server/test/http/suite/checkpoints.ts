@@ -264,6 +264,17 @@ export function checkpointSuite(backend: Backend): void {
       }
     });
 
+    it("serves the trace run of a long sessionId (over the router's default 100-character path limit)", async () => {
+      for (const sessionId of ["s".repeat(100), `${"é".repeat(60)}-${"x".repeat(60)}`]) {
+        const res = await evaluate(sessionId, { type: "session_start" });
+        expect(res.status).toBe(200);
+        const header = res.headers.get("x-sol-trace-run-id") ?? "";
+        const trace = await srv.request("GET", `/v1/traces/${header}`);
+        expect(trace.status).toBe(200);
+        expect(trace.json.traceRunId).toBe(decodeURIComponent(header));
+      }
+    });
+
     it("keeps tenants apart: sessions and their traces are invisible to another tenant", async () => {
       const multi = await startTestServer({
         backend,

@@ -154,6 +154,31 @@ export function mementoTenancySuite(backend: Backend): void {
       expect(invalid.json.error.details.map((d: { path: string }) => d.path)).toContain("arc");
     });
 
+    it("reads and writes the memento of a thread id of the full 128 characters, encoded or not", async () => {
+      for (const [i, threadId] of ["t".repeat(128), "ü".repeat(128)].entries()) {
+        const path = `/v1/threads/${encodeURIComponent(threadId)}/memento`;
+        const turn = await srv.request(
+          "POST",
+          "/v1/chat",
+          { requestId: `long-${i}`, threadId, message: "Plan a trip." },
+          asA,
+        );
+        expect(turn.status).toBe(200);
+        const got = await srv.request("GET", path, undefined, asA);
+        expect(got.status).toBe(200);
+        expect(got.json).toEqual(turn.json.threadMemento);
+        const put = await srv.request(
+          "PUT",
+          path,
+          { ...got.json, arc: "Edited" },
+          { ...asA, "if-match": got.headers.get("etag") ?? "" },
+        );
+        expect(put.status).toBe(200);
+      }
+      const tooLong = await srv.request("GET", `/v1/threads/${"t".repeat(129)}/memento`, undefined, asA);
+      expect(tooLong.status).toBe(400);
+    });
+
     it("keeps tenants apart: another tenant's memento, trace and requestId are invisible", async () => {
       const turn = await srv.request(
         "POST",
