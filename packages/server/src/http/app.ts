@@ -22,11 +22,13 @@ import { registerReminderRoutes } from "./routes/reminders.js";
 import { registerTaskRoutes } from "./routes/tasks.js";
 import { registerTraceRoutes } from "./routes/traces.js";
 import { trackShutdown } from "./shutdown.js";
-import { createTenantBudget, resolveTenant } from "./tenancy.js";
+import { createTenantBudget, resolveCaller } from "./tenancy.js";
 
 declare module "fastify" {
   interface FastifyRequest {
     tenantId: string;
+    /** The API key the request authenticated with; null when auth is off (or off the /v1 routes). */
+    apiKey: string | null;
   }
   interface FastifyContextConfig {
     /** The error body this route answers with (default: api.md §2). */
@@ -69,6 +71,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Response schemas document the API; replies are built from validated contracts, so plain JSON is enough.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest("tenantId", "");
+  app.decorateRequest("apiKey", null);
 
   const shutdown = trackShutdown(app);
   const budget = createTenantBudget(deps.config.SOL_RATE_LIMIT_PER_MIN);
@@ -78,7 +81,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       throw new SolError("unavailable", "The server is shutting down; retry the request shortly.");
     }
     if (!req.url.startsWith("/v1/")) return;
-    req.tenantId = resolveTenant(deps.config.SOL_API_KEYS, req.headers.authorization);
+    const caller = resolveCaller(deps.config.SOL_API_KEYS, req.headers.authorization);
+    req.tenantId = caller.tenantId;
+    req.apiKey = caller.apiKey;
     budget.take(req.tenantId);
   });
 

@@ -2,18 +2,27 @@ import { SolError } from "@solserver/core";
 
 export const DEFAULT_TENANT = "default";
 
-/** Maps `Authorization: Bearer <key>` to a tenant; with no keys configured every caller is `default`. */
-export function resolveTenant(
+/** Who a request is: its tenant and, with auth on, the API key it used (null when auth is off). */
+export interface Caller {
+  readonly tenantId: string;
+  readonly apiKey: string | null;
+}
+
+/**
+ * Maps `Authorization: Bearer <key>` to its tenant and key; with no keys configured every caller is
+ * tenant `default` with no key. The key is kept because the facade's default thread is one per key.
+ */
+export function resolveCaller(
   apiKeys: ReadonlyMap<string, string> | undefined,
   authorization: string | undefined,
-): string {
-  if (!apiKeys || apiKeys.size === 0) return DEFAULT_TENANT;
+): Caller {
+  if (!apiKeys || apiKeys.size === 0) return { tenantId: DEFAULT_TENANT, apiKey: null };
   const match = /^Bearer\s+(.+)$/i.exec(authorization?.trim() ?? "");
   const key = match?.[1]?.trim();
   if (!key) throw new SolError("unauthorized", "Send Authorization: Bearer <api key>.");
   const tenant = apiKeys.get(key);
   if (!tenant) throw new SolError("unauthorized", "The API key is not valid.");
-  return tenant;
+  return { tenantId: tenant, apiKey: key };
 }
 
 /** Per-tenant request budget: a token bucket refilled continuously; 0 disables it. */

@@ -3,15 +3,21 @@ import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
+import { sha256Hex } from "../../store/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { invalidRequestSentence } from "../error-mapping.js";
 import { writeSseData } from "../sse.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { toChatCompletion, toChunks, toFacadeTurn, wantsTools } from "./openai-mapping.js";
 
-/** The thread a request without `x-sol-thread-id` joins: one per tenant (that is, per API key). */
-export function defaultFacadeThread(tenantId: string): string {
-  return `openai:${tenantId}`;
+/**
+ * The thread a request without `x-sol-thread-id` joins: one per API key (api.md), named by a digest
+ * of the key so the key never shows up in a thread id; with auth off, one per tenant (`openai:default`).
+ */
+export function defaultFacadeThread(tenantId: string, apiKey: string | null): string {
+  return apiKey === null
+    ? `openai:${tenantId}`
+    : `openai:key-${sha256Hex(`sol-facade-thread\u0000${apiKey}`).slice(0, 24)}`;
 }
 
 /**
@@ -46,7 +52,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           { details: { field: body.tools ? "tools" : "functions" } },
         );
       }
-      const threadId = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId);
+      const threadId = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
       const turn = toFacadeTurn(body, { requestId, threadId });
       if (!turn.ok) {

@@ -233,7 +233,10 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
   describe(`OpenAI facade with API keys on ${backend}`, () => {
     let srv: TestServer;
     beforeAll(async () => {
-      srv = await startTestServer({ backend, env: { SOL_API_KEYS: "alpha:key-alpha,beta:key-beta" } });
+      srv = await startTestServer({
+        backend,
+        env: { SOL_API_KEYS: "alpha:key-alpha,alpha:key-alpha-2,beta:key-beta" },
+      });
     });
     afterAll(async () => {
       await srv.close();
@@ -249,24 +252,28 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(await thrown(() => bad.models.list())).toBeInstanceOf(OpenAI.AuthenticationError);
     });
 
-    it("gives each API key its own default thread", async () => {
-      const alpha = facadeClient(srv.url, "key-alpha");
-      const beta = facadeClient(srv.url, "key-beta");
-      const a = await alpha.chat.completions
-        .create({ model: "sol", messages: [{ role: "user", content: "Let's plan a trip to Lisbon." }] })
-        .withResponse();
-      const b = await beta.chat.completions
-        .create({ model: "sol", messages: [{ role: "user", content: "Let's plan a trip to Oslo." }] })
-        .withResponse();
-      expect(a.response.headers.get("x-sol-thread-id")).toBe("openai:alpha");
-      expect(b.response.headers.get("x-sol-thread-id")).toBe("openai:beta");
+    it("gives each API key its own default thread, even two keys of one tenant", async () => {
+      const ask = async (key: string, content: string) => {
+        const { response } = await facadeClient(srv.url, key)
+          .chat.completions.create({ model: "sol", messages: [{ role: "user", content }] })
+          .withResponse();
+        return response.headers.get("x-sol-thread-id") ?? "";
+      };
+      const alpha = await ask("key-alpha", "Let's plan a trip to Lisbon.");
+      const alpha2 = await ask("key-alpha-2", "Let's plan a trip to Porto.");
+      const beta = await ask("key-beta", "Let's plan a trip to Oslo.");
+      expect(await ask("key-alpha", "And the museums?")).toBe(alpha);
+      expect(new Set([alpha, alpha2, beta]).size).toBe(3);
+      for (const id of [alpha, alpha2, beta]) {
+        expect(id).toMatch(/^openai:key-[0-9a-f]{24}$/);
+        expect(id).not.toContain("key-alpha");
+      }
       const asAlpha = { authorization: "Bearer key-alpha" };
-      expect((await srv.request("GET", "/v1/threads/openai:alpha/memento", undefined, asAlpha)).status).toBe(
-        200,
-      );
-      expect((await srv.request("GET", "/v1/threads/openai:beta/memento", undefined, asAlpha)).status).toBe(
-        404,
-      );
+      const memento = (id: string) => srv.request("GET", `/v1/threads/${id}/memento`, undefined, asAlpha);
+      // Both alpha keys see both alpha threads (one tenant); beta's stays invisible.
+      expect((await memento(alpha)).status).toBe(200);
+      expect((await memento(alpha2)).status).toBe(200);
+      expect((await memento(beta)).status).toBe(404);
     });
   });
 }
