@@ -84,6 +84,12 @@ function validationDetails(err: FastifyLikeError): { path: string; message: stri
   });
 }
 
+/** True for an upstream status in `details` that a retry cannot change (4xx but 408, 409 and 429). */
+function isFinalUpstreamStatus(details: unknown): boolean {
+  const status = (details as { status?: unknown } | undefined)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 && ![408, 409, 429].includes(status);
+}
+
 /** The one place errors become HTTP responses (api.md §2). Never a 500 for anything a client sent. */
 export function mapErrorToHttp(error: unknown): MappedError {
   if (isSolError(error)) {
@@ -92,6 +98,10 @@ export function mapErrorToHttp(error: unknown): MappedError {
     const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
     if (status === 429 && typeof retryAfter === "number")
       headers["retry-after"] = String(Math.ceil(retryAfter));
+    // The provider refused the request itself (a 4xx that no retry fixes): say so, or OpenAI-style
+    // clients retry every 502 and repeat the refused call.
+    if (error.code === "provider_error" && isFinalUpstreamStatus(error.details))
+      headers["x-should-retry"] = "false";
     return { status, body: body(error.code, error.message, error.details), headers };
   }
   const err = (error ?? {}) as FastifyLikeError;
@@ -165,11 +175,16 @@ export function mapErrorToOpenAi(error: unknown): MappedError<OpenAiErrorBody> {
   const headers: Record<string, string> = { ...mapped.headers };
   // OpenAI clients retry every 409; a reused idempotency key with another body never succeeds on retry.
   if (code === "idempotency_conflict") headers["x-should-retry"] = "false";
+  // On the facade the idempotency key is the `idempotency-key` header, not a body field.
+  const said =
+    code === "idempotency_conflict"
+      ? "This idempotency-key was already used with a different request; send a new key for a new request."
+      : message;
   return {
     status: mapped.status,
     body: {
       error: {
-        message: why ? `${message} ${param}: ${why}` : message,
+        message: why ? `${said} ${param}: ${why}` : said,
         type: openAiErrorType(mapped.status),
         param,
         code,

@@ -252,10 +252,26 @@ describe("OpenAI error variant", () => {
     for (const [error, status, type] of cases) {
       const mapped = mapErrorToOpenAi(error);
       expect(mapped.status).toBe(status);
-      expect(mapped.body.error).toEqual({ message: error.message, type, param: null, code: error.code });
+      const message =
+        error.code === "idempotency_conflict" ? expect.stringContaining("idempotency-key") : error.message;
+      expect(mapped.body.error).toEqual({ message, type, param: null, code: error.code });
     }
     expect(mapErrorToOpenAi(cases[3]?.[0]).headers?.["retry-after"]).toBe("3");
     expect(mapErrorToOpenAi(cases[2]?.[0]).headers?.["x-should-retry"]).toBe("false");
+  });
+
+  it("tells clients not to retry a 502 whose upstream refused the request itself (4xx but 408/409/429)", () => {
+    const upstream = (status?: number) =>
+      new SolError("provider_error", "refused", {
+        details: status === undefined ? { attempts: 1 } : { status, attempts: 1 },
+      });
+    for (const status of [400, 401, 404, 422]) {
+      expect(mapErrorToOpenAi(upstream(status)).headers?.["x-should-retry"]).toBe("false");
+      expect(mapErrorToHttp(upstream(status)).headers?.["x-should-retry"]).toBe("false");
+    }
+    for (const status of [undefined, 408, 409, 429, 500, 503]) {
+      expect(mapErrorToOpenAi(upstream(status)).headers?.["x-should-retry"]).toBeUndefined();
+    }
   });
 
   it("names the first invalid field of a validation error in param and message", () => {

@@ -247,6 +247,32 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       expect(deltas.at(-1)?.finish_reason).toBe("tool_calls");
     });
 
+    it("marks a 502 from an upstream 400 as final, so an OpenAI client with retries sends it once", async () => {
+      model.reply({
+        kind: "status",
+        status: 400,
+        body: { error: { message: "temperature is out of range" } },
+      });
+      const before = model.counts.main;
+      const retrying = new OpenAI({
+        baseURL: `${srv.url}/v1`,
+        apiKey: "sk-test",
+        maxRetries: 2,
+        timeout: 20_000,
+      });
+      const err = (await thrown(() =>
+        retrying.chat.completions.create({
+          model: "sol",
+          temperature: 1.5,
+          messages: [{ role: "user", content: "Draft a note to the landlord." }],
+        }),
+      )) as InstanceType<typeof OpenAI.APIError>;
+      expect(err.status).toBe(502);
+      expect(err.headers?.get("x-should-retry")).toBe("false");
+      expect(err.message).toContain("temperature is out of range");
+      expect(model.counts.main - before).toBe(1);
+    });
+
     it("maps an upstream failure to a 502 in OpenAI's shape", async () => {
       model.reply(
         { kind: "status", status: 500 },
