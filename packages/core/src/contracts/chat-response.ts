@@ -17,14 +17,32 @@ export const Violation = z
 export type Violation = z.infer<typeof Violation>;
 
 /** A function call the model asked the client to make (OpenAI `tool_calls`, passed through unchanged). */
-export const ToolCall = z
+export const FunctionToolCall = z
   .object({
     id: z.string().min(1).max(256),
     type: z.literal("function"),
     function: z.object({ name: z.string().min(1).max(256), arguments: z.string() }).strict(),
   })
   .strict();
+export type FunctionToolCall = z.infer<typeof FunctionToolCall>;
+
+/** A call of a free-form (`type: "custom"`) tool: its input is raw text, not JSON arguments. */
+export const CustomToolCall = z
+  .object({
+    id: z.string().min(1).max(256),
+    type: z.literal("custom"),
+    custom: z.object({ name: z.string().min(1).max(256), input: z.string() }).strict(),
+  })
+  .strict();
+export type CustomToolCall = z.infer<typeof CustomToolCall>;
+
+/** A tool call the model asked the client to make: a function call or a custom-tool call. */
+export const ToolCall = z.discriminatedUnion("type", [FunctionToolCall, CustomToolCall]);
 export type ToolCall = z.infer<typeof ToolCall>;
+
+/** Why a reply stopped early, as the provider said (OpenAI's `finish_reason` values for it). */
+export const TruncatedFinishReason = z.enum(["length", "content_filter"]);
+export type TruncatedFinishReason = z.infer<typeof TruncatedFinishReason>;
 
 /** The response of `POST /v1/chat` (api.md §3). */
 export const ChatResponse = z
@@ -32,9 +50,15 @@ export const ChatResponse = z
     transmissionId: z.string(),
     requestId: z.string(),
     threadId: z.string(),
-    // toolCalls only when a passthrough `tools` request made the model call tools (OpenAI facade).
+    // toolCalls only when a passthrough `tools` request made the model call tools (OpenAI facade);
+    // finishReason only when the reply was cut short (token limit) or filtered by the provider.
     assistant: z
-      .object({ messageId: z.string(), content: z.string(), toolCalls: z.array(ToolCall).min(1).optional() })
+      .object({
+        messageId: z.string(),
+        content: z.string(),
+        toolCalls: z.array(ToolCall).min(1).optional(),
+        finishReason: TruncatedFinishReason.optional(),
+      })
       .strict(),
     modeDecision: ModeDecision,
     breakpoint: z.object({ decision: BreakpointDecisionSchema, peakGuardrailActive: z.boolean() }).strict(),

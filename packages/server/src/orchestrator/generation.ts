@@ -18,7 +18,7 @@ import {
   type Violation,
 } from "@solserver/core";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
-import { toolCallsOf } from "./tool-calls.js";
+import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 
 export interface GenerationInput {
@@ -106,7 +106,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     input.trace.add("validate", "completed", "Tool calls returned; no reply text to validate", {
       purpose,
       parse: "tool_calls",
-      toolCalls: toolCalls.map((c) => c.function.name),
+      toolCalls: toolCalls.map(toolCallName),
       violations: [],
     });
     const lint: LintResult = { passed: true, violations: [] };

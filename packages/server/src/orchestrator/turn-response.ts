@@ -1,12 +1,13 @@
-import type {
-  ActionNeeded,
-  BreakpointDecision,
-  ChatResponse,
-  ModeDecision,
-  PacketInput,
-  ThreadMementoV02,
-  TraceEvent,
-  TransmissionRecord,
+import {
+  type ActionNeeded,
+  type BreakpointDecision,
+  type ChatResponse,
+  type ModeDecision,
+  type PacketInput,
+  type ThreadMementoV02,
+  type TraceEvent,
+  type TransmissionRecord,
+  TruncatedFinishReason,
 } from "@solserver/core";
 import type { generateValidated } from "./generation.js";
 
@@ -37,6 +38,7 @@ export function buildTurnResponse(args: {
       messageId: args.assistantMessageId,
       content: gen.text,
       ...(gen.toolCalls.length > 0 ? { toolCalls: [...gen.toolCalls] } : {}),
+      ...truncation(gen.response.finishReason),
     },
     modeDecision: args.modeDecision,
     breakpoint: {
@@ -54,4 +56,10 @@ export function buildTurnResponse(args: {
     },
     provider: { name: gen.response.provider, model: gen.response.model, offline: gen.response.offline },
   };
+}
+
+/** `{ finishReason }` when the provider cut the reply short (length, content filter), else nothing. */
+function truncation(finishReason: string | undefined): { finishReason?: TruncatedFinishReason } {
+  const parsed = TruncatedFinishReason.safeParse(finishReason);
+  return parsed.success ? { finishReason: parsed.data } : {};
 }

@@ -1,7 +1,9 @@
 import { openAiFacadeOfflineSuite } from "./suite/openai-facade-offline.js";
+import { openAiFacadeToolsSuite } from "./suite/openai-facade-tools.js";
 import { openAiFacadeUpstreamSuite } from "./suite/openai-facade-upstream.js";
 
 openAiFacadeOfflineSuite("sqlite-file");
 openAiFacadeUpstreamSuite("sqlite-file");
 openAiFacadeOfflineSuite("sqlite-memory");
 openAiFacadeUpstreamSuite("sqlite-memory");
+openAiFacadeToolsSuite("sqlite-memory");

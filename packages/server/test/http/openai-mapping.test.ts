@@ -197,22 +197,34 @@ describe("completions and chunks", () => {
 });
 
 describe("tool calls from a provider's raw message", () => {
-  it("normalises function calls, drops other kinds, fills a missing id", () => {
+  it("normalises function and custom calls, drops malformed ones, fills a missing id", () => {
     const raw = {
       tool_calls: [
         { id: "a", type: "function", function: { name: "f", arguments: '{"x":1}' }, extra: true },
         { type: "function", function: { name: "g" } },
-        { id: "c", type: "custom", custom: { name: "h", input: "" } },
+        { id: "c", type: "custom", custom: { name: "h", input: "select 1" } },
         { id: "d", type: "function", function: { name: "" } },
+        { id: "e", type: "web_search" },
       ],
     };
     expect(toolCallsOf(raw)).toEqual([
       { id: "a", type: "function", function: { name: "f", arguments: '{"x":1}' } },
       { id: "call_1", type: "function", function: { name: "g", arguments: "" } },
+      { id: "c", type: "custom", custom: { name: "h", input: "select 1" } },
     ]);
     expect(toolCallsOf({ role: "assistant", content: "hi" })).toEqual([]);
     expect(toolCallsOf(undefined)).toEqual([]);
-    expect(describeToolCalls(toolCallsOf(raw))).toBe('[tool call] f({"x":1})\n[tool call] g()');
+    expect(describeToolCalls(toolCallsOf(raw))).toBe(
+      '[tool call] f({"x":1})\n[tool call] g()\n[tool call] h: select 1',
+    );
+  });
+
+  it("reads a legacy function_call as one function call", () => {
+    const raw = { content: null, function_call: { name: "f", arguments: "{}" } };
+    expect(toolCallsOf(raw)).toEqual([
+      { id: "call_0", type: "function", function: { name: "f", arguments: "{}" } },
+    ]);
+    expect(toolCallsOf({ function_call: { arguments: "{}" } })).toEqual([]);
   });
 });
 

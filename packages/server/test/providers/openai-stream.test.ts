@@ -132,6 +132,43 @@ describe("openai adapter: streaming", () => {
     });
   });
 
+  it("accumulates streamed custom tool calls and a legacy function_call", async () => {
+    const chunk = (delta: unknown, finish: string | null = null) => ({
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const custom = sse(
+      chunk({
+        tool_calls: [{ index: 0, id: "call_c", type: "custom", custom: { name: "run_", input: "sel" } }],
+      }),
+      chunk({ tool_calls: [{ index: 0, custom: { name: "sql", input: "ect 1" } }] }),
+      chunk({}, "tool_calls"),
+      "[DONE]",
+    );
+    const legacy = sse(
+      chunk({ function_call: { name: "get_weather", arguments: '{"city":' } }),
+      chunk({ function_call: { arguments: '"Oslo"}' } }),
+      chunk({}, "function_call"),
+      "[DONE]",
+    );
+    state.upstream.setScript([
+      { kind: "raw", headers: { "content-type": "text/event-stream" }, body: custom },
+      { kind: "raw", headers: { "content-type": "text/event-stream" }, body: legacy },
+    ]);
+    const first = doneOf(
+      await collect(provider().stream({ ...mainRequest("rows?"), passthrough: { tools: [] } })),
+    );
+    expect(first.raw).toMatchObject({
+      tool_calls: [{ id: "call_c", type: "custom", custom: { name: "run_sql", input: "select 1" } }],
+    });
+    const second = doneOf(
+      await collect(provider().stream({ ...mainRequest("weather?"), passthrough: { functions: [] } })),
+    );
+    expect(second.finishReason).toBe("function_call");
+    expect(second.raw).toMatchObject({
+      function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' },
+    });
+  });
+
   it("turns an error event or a malformed chunk into a SolError", async () => {
     state.upstream.setScript([
       {

@@ -8,7 +8,13 @@ import type { AppDeps } from "../app-deps.js";
 import { invalidRequestSentence } from "../error-mapping.js";
 import { writeSseData } from "../sse.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
-import { toChatCompletion, toChunks, toFacadeTurn, wantsTools } from "./openai-mapping.js";
+import {
+  toChatCompletion,
+  toChunks,
+  toFacadeTurn,
+  usesLegacyFunctions,
+  wantsTools,
+} from "./openai-mapping.js";
 
 /**
  * The thread a request without `x-sol-thread-id` joins: one per API key (api.md), named by a digest
@@ -81,7 +87,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         "x-request-id": response.requestId,
         ...(outcome.replayed ? { "idempotent-replayed": "true" } : {}),
       };
-      const completion = toChatCompletion(outcome);
+      const completion = toChatCompletion(outcome, { legacyFunctions: usesLegacyFunctions(body) });
       if (body.stream === true) {
         return writeSseData(
           reply,

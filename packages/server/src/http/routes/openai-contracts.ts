@@ -1,4 +1,4 @@
-import { ToolCall } from "@solserver/core";
+import { CustomToolCall, FunctionToolCall, ToolCall } from "@solserver/core";
 import { z } from "zod";
 
 /** One text part of a content array; other part types (images, audio) are not accepted. */
@@ -8,11 +8,18 @@ export const OpenAiTextPart = z.looseObject({ type: z.literal("text"), text: z.s
 export const OpenAiContent = z.union([z.string(), z.array(OpenAiTextPart)]);
 export type OpenAiContent = z.infer<typeof OpenAiContent>;
 
-const RequestToolCall = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  function: z.looseObject({ name: z.string(), arguments: z.string() }),
-});
+const RequestToolCall = z.union([
+  z.looseObject({
+    id: z.string(),
+    type: z.literal("function"),
+    function: z.looseObject({ name: z.string(), arguments: z.string() }),
+  }),
+  z.looseObject({
+    id: z.string(),
+    type: z.literal("custom"),
+    custom: z.looseObject({ name: z.string(), input: z.string() }),
+  }),
+]);
 
 /** A Chat Completions request message; unknown fields (name...) pass. */
 export const OpenAiMessage = z.discriminatedUnion("role", [
@@ -24,8 +31,11 @@ export const OpenAiMessage = z.discriminatedUnion("role", [
     role: z.literal("assistant"),
     content: OpenAiContent.nullable().optional(),
     tool_calls: z.array(RequestToolCall).optional(),
+    function_call: z.looseObject({ name: z.string(), arguments: z.string() }).nullable().optional(),
   }),
   z.looseObject({ role: z.literal("tool"), content: OpenAiContent, tool_call_id: z.string().min(1) }),
+  // The result of a legacy `function_call` (before tools existed); still sent by older clients.
+  z.looseObject({ role: z.literal("function"), name: z.string().min(1), content: OpenAiContent.nullable() }),
 ]);
 export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
 
@@ -44,10 +54,24 @@ export const ChatCompletionRequest = z
     n: z.literal(1, { error: "Only n = 1 is supported." }).nullable().optional(),
     max_tokens: TokenLimit,
     max_completion_tokens: TokenLimit,
-    tools: z.array(z.unknown()).optional(),
+    tools: z.array(z.looseObject({ type: z.string().min(1) })).optional(),
     tool_choice: z.unknown().optional(),
-    functions: z.array(z.unknown()).optional(),
+    functions: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
     function_call: z.unknown().optional(),
+    // Sampling fields are checked here (OpenAI's ranges) so a bad one is the client's 400, not an
+    // upstream refusal reported as 502.
+    temperature: z.number().min(0).max(2).nullable().optional(),
+    top_p: z.number().min(0).max(1).nullable().optional(),
+    presence_penalty: z.number().min(-2).max(2).nullable().optional(),
+    frequency_penalty: z.number().min(-2).max(2).nullable().optional(),
+    seed: z.number().int().nullable().optional(),
+    stop: z
+      .union([z.string(), z.array(z.string()).max(4)])
+      .nullable()
+      .optional(),
+    logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
+    parallel_tool_calls: z.boolean().nullable().optional(),
+    user: z.string().max(512).optional(),
   })
   .superRefine((body, ctx) => {
     if (!body.messages.some((m) => m.role === "user")) {
@@ -71,7 +95,10 @@ export const CompletionUsage = z.object({
 });
 export type CompletionUsage = z.infer<typeof CompletionUsage>;
 
-const FinishReason = z.enum(["stop", "tool_calls"]);
+const FinishReason = z.enum(["stop", "tool_calls", "function_call", "length", "content_filter"]);
+
+/** A legacy `function_call` answer (requests that sent `functions`, not `tools`). */
+const FunctionCall = z.object({ name: z.string(), arguments: z.string() });
 
 /** The non-streamed answer (`chat.completion`). */
 export const ChatCompletion = z.object({
@@ -86,6 +113,7 @@ export const ChatCompletion = z.object({
         role: z.literal("assistant"),
         content: z.string().nullable(),
         tool_calls: z.array(ToolCall).optional(),
+        function_call: FunctionCall.optional(),
       }),
       finish_reason: FinishReason,
       logprobs: z.null(),
@@ -107,7 +135,15 @@ export const ChatCompletionChunk = z.object({
       delta: z.object({
         role: z.literal("assistant").optional(),
         content: z.string().optional(),
-        tool_calls: z.array(ToolCall.extend({ index: z.number().int() })).optional(),
+        tool_calls: z
+          .array(
+            z.union([
+              FunctionToolCall.extend({ index: z.number().int() }),
+              CustomToolCall.extend({ index: z.number().int() }),
+            ]),
+          )
+          .optional(),
+        function_call: FunctionCall.optional(),
       }),
       finish_reason: FinishReason.nullable(),
     }),

@@ -24,6 +24,8 @@ export const PASSTHROUGH_KEYS = [
   "frequency_penalty",
   "logit_bias",
   "user",
+  // Sent under the client's own name: reasoning models refuse `max_tokens` (the turn budget still applies).
+  "max_completion_tokens",
 ] as const;
 
 /** Fields that change how the answer is delivered, not what the turn is: left out of the body hash. */
@@ -49,10 +51,18 @@ function asText(message: OpenAiMessage): WindowMessage | null {
   if (message.role === "tool") {
     return { role: "user", content: `[tool result ${message.tool_call_id}] ${contentText(message.content)}` };
   }
+  if (message.role === "function") {
+    return { role: "user", content: `[function result ${message.name}] ${contentText(message.content)}` };
+  }
   if (message.role === "assistant") {
-    const calls = (message.tool_calls ?? []).map(
-      (c) => `[tool call ${c.id}] ${c.function.name}(${c.function.arguments})`,
+    const calls = (message.tool_calls ?? []).map((c) =>
+      c.type === "custom"
+        ? `[tool call ${c.id}] ${c.custom.name}: ${c.custom.input}`
+        : `[tool call ${c.id}] ${c.function.name}(${c.function.arguments})`,
     );
+    if (message.function_call) {
+      calls.push(`[function call] ${message.function_call.name}(${message.function_call.arguments})`);
+    }
     const content = [contentText(message.content), ...calls].filter((t) => t !== "").join("\n");
     return content === "" ? null : { role: "assistant", content };
   }
@@ -133,12 +143,33 @@ export function completionId(transmissionId: string): string {
   return `chatcmpl-${transmissionId}`;
 }
 
+/** How the answer is shaped: legacy requests (`functions`, no `tools`) get `function_call` back. */
+export interface CompletionShape {
+  readonly legacyFunctions: boolean;
+}
+
+/** True when a request uses the legacy `functions` API rather than `tools`. */
+export function usesLegacyFunctions(body: ChatCompletionRequest): boolean {
+  return (body.functions?.length ?? 0) > 0 && (body.tools?.length ?? 0) === 0;
+}
+
 /** The `chat.completion` object of a turn's outcome. */
-export function toChatCompletion(outcome: TurnOutcome): ChatCompletion {
+export function toChatCompletion(
+  outcome: TurnOutcome,
+  shape: CompletionShape = { legacyFunctions: false },
+): ChatCompletion {
   const { response } = outcome;
   const toolCalls = response.assistant.toolCalls;
   const prompt = response.usage.inputTokens ?? 0;
   const completion = response.usage.outputTokens ?? 0;
+  const legacyCall = shape.legacyFunctions ? toolCalls?.find((c) => c.type === "function") : undefined;
+  const calls = legacyCall
+    ? { function_call: legacyCall.function }
+    : toolCalls
+      ? { tool_calls: toolCalls }
+      : {};
+  const finishReason =
+    response.assistant.finishReason ?? (legacyCall ? "function_call" : toolCalls ? "tool_calls" : "stop");
   return {
     id: completionId(response.transmissionId),
     object: "chat.completion",
@@ -150,9 +181,9 @@ export function toChatCompletion(outcome: TurnOutcome): ChatCompletion {
         message: {
           role: "assistant",
           content: toolCalls && response.assistant.content === "" ? null : response.assistant.content,
-          ...(toolCalls ? { tool_calls: toolCalls } : {}),
+          ...calls,
         },
-        finish_reason: toolCalls ? "tool_calls" : "stop",
+        finish_reason: finishReason,
         logprobs: null,
       },
     ],
@@ -194,6 +225,8 @@ export function toChunks(completion: ChatCompletion, includeUsage: boolean): Cha
   for (const piece of splitForStream(choice?.message.content ?? "")) chunks.push(chunk({ content: piece }));
   const toolCalls = choice?.message.tool_calls;
   if (toolCalls) chunks.push(chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }));
+  const functionCall = choice?.message.function_call;
+  if (functionCall) chunks.push(chunk({ function_call: functionCall }));
   chunks.push(chunk({}, choice?.finish_reason ?? "stop"));
   if (includeUsage) chunks.push({ ...head, model: completion.model, choices: [], usage: completion.usage });
   return chunks;

@@ -15,6 +15,8 @@ export function buildChatBody(model: string, request: LlmRequest, stream: boolea
   for (const [key, value] of Object.entries(request.passthrough ?? {})) {
     if (!RESERVED.has(key)) body[key] = value;
   }
+  // A client that names `max_completion_tokens` (newer models refuse `max_tokens`) gets only that one.
+  if (body.max_completion_tokens !== undefined) delete body.max_tokens;
   body.model = model;
   body.messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
   if (stream) body.stream = true;

@@ -5,6 +5,7 @@ interface ToolCallParts {
   id?: string;
   type?: string;
   name: string;
+  /** Function arguments, or a custom tool's input. */
   arguments: string;
 }
 
@@ -20,6 +21,8 @@ export class StreamAccumulator {
   private finishReason: string | undefined;
   private usage: LlmUsage | undefined;
   private readonly toolCalls = new Map<number, ToolCallParts>();
+  /** A legacy `function_call`, streamed as name and argument pieces. */
+  private functionCall: { name: string; arguments: string } | undefined;
 
   constructor(private readonly origin: ResponseOrigin) {}
 
@@ -45,6 +48,13 @@ export class StreamAccumulator {
     if (typeof choice?.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta = asRecord(choice?.delta);
     if (Array.isArray(delta?.tool_calls)) for (const call of delta.tool_calls) this.applyToolCall(call);
+    const fnCall = asRecord(delta?.function_call);
+    if (fnCall !== undefined) {
+      const into = this.functionCall ?? { name: "", arguments: "" };
+      if (typeof fnCall.name === "string") into.name += fnCall.name;
+      if (typeof fnCall.arguments === "string") into.arguments += fnCall.arguments;
+      this.functionCall = into;
+    }
     const text = contentText(delta?.content);
     this.text += text;
     return { kind: "delta", text };
@@ -57,7 +67,9 @@ export class StreamAccumulator {
       .map(([, call]) => ({
         ...(call.id === undefined ? {} : { id: call.id }),
         type: call.type ?? "function",
-        function: { name: call.name, arguments: call.arguments },
+        ...(call.type === "custom"
+          ? { custom: { name: call.name, input: call.arguments } }
+          : { function: { name: call.name, arguments: call.arguments } }),
       }));
     return {
       text: this.text,
@@ -70,6 +82,7 @@ export class StreamAccumulator {
         role: "assistant",
         content: this.text,
         ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
+        ...(this.functionCall === undefined ? {} : { function_call: this.functionCall }),
       },
     };
   }
@@ -83,6 +96,9 @@ export class StreamAccumulator {
     const fn = asRecord(call?.function);
     if (typeof fn?.name === "string") parts.name += fn.name;
     if (typeof fn?.arguments === "string") parts.arguments += fn.arguments;
+    const custom = asRecord(call?.custom);
+    if (typeof custom?.name === "string") parts.name += custom.name;
+    if (typeof custom?.input === "string") parts.arguments += custom.input;
     this.toolCalls.set(index, parts);
   }
 }

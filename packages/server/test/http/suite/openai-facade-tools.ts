@@ -1,0 +1,166 @@
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facadeClient, thrown } from "../../support/openai-client.js";
+import { startScriptedModel } from "../../support/scripted-model.js";
+import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
+
+interface SentBody {
+  messages: { role: string; content: string }[];
+  [key: string]: unknown;
+}
+
+const weatherFunction = {
+  name: "get_weather",
+  description: "Current weather for a city",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
+
+/** The facade's pass-through edges against a scripted upstream: legacy functions, custom tools, limits. */
+export function openAiFacadeToolsSuite(backend: Backend): void {
+  describe(`OpenAI facade pass-through edges on ${backend}`, () => {
+    let srv: TestServer;
+    let model: Awaited<ReturnType<typeof startScriptedModel>>;
+    let client: OpenAI;
+    const lastMainBody = (): SentBody => {
+      const bodies = model.upstream.requests.map((r) => r.body as SentBody);
+      const main = bodies.filter((b) => !b.messages.some((m) => m.content.includes("mode selector")));
+      const last = main.at(-1);
+      if (!last) throw new Error("no main call recorded");
+      return last;
+    };
+
+    beforeAll(async () => {
+      model = await startScriptedModel();
+      srv = await startTestServer({
+        backend,
+        env: { SOL_LLM: "openai", SOL_LLM_BASE_URL: model.upstream.url, SOL_LLM_MODEL: "scripted" },
+      });
+      client = facadeClient(srv.url);
+    });
+    afterAll(async () => {
+      await srv.close();
+      await model.close();
+    });
+
+    it("answers a legacy `functions` request with its function_call, in one model call", async () => {
+      const functionCall = { name: "get_weather", arguments: '{"city":"Lyon"}' };
+      model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: null, function_call: functionCall },
+        finishReason: "function_call",
+      });
+      const before = model.counts.main;
+      const completion = await client.chat.completions.create({
+        model: "sol",
+        messages: [{ role: "user", content: "What is the weather in Lyon?" }],
+        functions: [weatherFunction],
+        function_call: "auto",
+      });
+      expect(model.counts.main - before).toBe(1);
+      expect(lastMainBody().functions).toEqual([weatherFunction]);
+      const choice = completion.choices[0];
+      expect(choice?.finish_reason).toBe("function_call");
+      expect(choice?.message.content).toBeNull();
+      expect(choice?.message.function_call).toEqual(functionCall);
+      expect(choice?.message.tool_calls).toBeUndefined();
+
+      // The function's result comes back as a `function` message and reaches the model as text.
+      model.reply({ kind: "json", body: { assistant_text: "Lyon is at 12°C.", meta: {} } });
+      const answer = await client.chat.completions.create({
+        model: "sol",
+        functions: [weatherFunction],
+        messages: [
+          { role: "user", content: "What is the weather in Lyon?" },
+          { role: "assistant", content: null, function_call: functionCall },
+          { role: "function", name: "get_weather", content: '{"temp_c":12}' },
+        ],
+      });
+      expect(answer.choices[0]?.message.content).toBe("Lyon is at 12°C.");
+      expect(lastMainBody().messages.at(-1)?.content).toContain(
+        '[function result get_weather] {"temp_c":12}',
+      );
+    });
+
+    it("streams a legacy function_call as a function_call delta", async () => {
+      const functionCall = { name: "get_weather", arguments: '{"city":"Nice"}' };
+      model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: null, function_call: functionCall },
+        finishReason: "function_call",
+      });
+      const stream = await client.chat.completions.create({
+        model: "sol",
+        stream: true,
+        messages: [{ role: "user", content: "What is the weather in Nice?" }],
+        functions: [weatherFunction],
+      });
+      const deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice[] = [];
+      for await (const chunk of stream) deltas.push(...chunk.choices);
+      expect(deltas.flatMap((d) => (d.delta.function_call ? [d.delta.function_call] : []))).toEqual([
+        functionCall,
+      ]);
+      expect(deltas.at(-1)?.finish_reason).toBe("function_call");
+    });
+
+    it("returns a custom tool's call unchanged", async () => {
+      const customCall = { id: "call_sql_1", type: "custom", custom: { name: "run_sql", input: "select 1" } };
+      model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: null, tool_calls: [customCall] },
+        finishReason: "tool_calls",
+      });
+      const before = model.counts.main;
+      const completion = await client.chat.completions.create({
+        model: "sol",
+        messages: [{ role: "user", content: "How many rows are in the table?" }],
+        tools: [{ type: "custom", custom: { name: "run_sql", description: "Runs SQL" } }],
+      });
+      expect(model.counts.main - before).toBe(1);
+      expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
+      expect(completion.choices[0]?.message.tool_calls).toEqual([customCall]);
+    });
+
+    it("reports finish_reason length when the upstream cut the reply short", async () => {
+      model.reply({
+        kind: "completion",
+        message: {
+          role: "assistant",
+          content: JSON.stringify({ assistant_text: "The first step is", meta: {} }),
+        },
+        finishReason: "length",
+      });
+      const completion = await client.chat.completions.create({
+        model: "sol",
+        max_completion_tokens: 5,
+        messages: [{ role: "user", content: "Explain how to repot a fern." }],
+      });
+      expect(completion.choices[0]?.finish_reason).toBe("length");
+      expect(completion.choices[0]?.message.content).toBe("The first step is");
+      // Sent under the client's own name; `max_tokens` is not sent alongside it.
+      const sent = lastMainBody();
+      expect(sent.max_completion_tokens).toBe(5);
+      expect(sent.max_tokens).toBeUndefined();
+    });
+
+    it("refuses out-of-range sampling fields with a 400, before any model call", async () => {
+      const before = model.counts.main + model.counts.selector;
+      for (const bad of [
+        { temperature: 5 },
+        { top_p: -1 },
+        { presence_penalty: 3 },
+        { stop: ["a", "b", "c", "d", "e"] },
+      ]) {
+        const err = (await thrown(() =>
+          client.chat.completions.create({
+            model: "sol",
+            messages: [{ role: "user", content: "Hello there" }],
+            ...(bad as object),
+          }),
+        )) as InstanceType<typeof OpenAI.APIError>;
+        expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+        expect(err.error).toMatchObject({ type: "invalid_request_error", param: Object.keys(bad)[0] });
+      }
+      expect(model.counts.main + model.counts.selector).toBe(before);
+    });
+  });
+}
