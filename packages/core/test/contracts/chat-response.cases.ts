@@ -1,4 +1,13 @@
-import { BreakpointDecisionSchema, ChatResponse, ErrorBody, ToolCall, Violation } from "@solserver/core";
+import {
+  BreakpointDecisionSchema,
+  ChatResponse,
+  CustomToolCall,
+  ErrorBody,
+  FunctionToolCall,
+  ToolCall,
+  TruncatedFinishReason,
+  Violation,
+} from "@solserver/core";
 import { validChatResponse } from "../fixtures/valid-contracts.js";
 import { bad, type ContractCase, missing, str, unknownKey } from "./helpers.js";
 
@@ -9,6 +18,7 @@ const toolCall = {
   type: "function",
   function: { name: "get_weather", arguments: '{"city":"Paris"}' },
 };
+const customCall = { id: "call_2", type: "custom", custom: { name: "run_sql", input: "select 1" } };
 const withToolCalls = {
   ...response,
   assistant: { ...response.assistant, content: "", toolCalls: [toolCall] },
@@ -34,8 +44,8 @@ export const chatResponseCases: Record<string, ContractCase> = {
       unknownKey(violation),
     ],
   },
-  ToolCall: {
-    schema: ToolCall,
+  FunctionToolCall: {
+    schema: FunctionToolCall,
     valid: [toolCall, { ...toolCall, function: { name: "noop", arguments: "" } }],
     invalid: [
       missing(toolCall, ["id"]),
@@ -46,11 +56,41 @@ export const chatResponseCases: Record<string, ContractCase> = {
       unknownKey(toolCall, ["function"]),
     ],
   },
+  CustomToolCall: {
+    schema: CustomToolCall,
+    valid: [customCall, { ...customCall, custom: { name: "run_sql", input: "" } }],
+    invalid: [
+      missing(customCall, ["id"]),
+      bad("type not custom", customCall, ["type"], "function"),
+      bad("empty custom name", customCall, ["custom", "name"], ""),
+      bad("input not a string", customCall, ["custom", "input"], { sql: "select 1" }),
+      unknownKey(customCall),
+      unknownKey(customCall, ["custom"]),
+    ],
+  },
+  ToolCall: {
+    schema: ToolCall,
+    valid: [toolCall, customCall],
+    invalid: [
+      missing(toolCall, ["id"]),
+      bad("unknown type", toolCall, ["type"], "web_search"),
+      bad("empty function name", toolCall, ["function", "name"], ""),
+      bad("empty custom name", customCall, ["custom", "name"], ""),
+      unknownKey(toolCall),
+    ],
+  },
+  TruncatedFinishReason: {
+    schema: TruncatedFinishReason,
+    valid: ["length", "content_filter"],
+    invalid: [bad("stop is not a truncation", null, [], "stop")],
+  },
   ChatResponse: {
     schema: ChatResponse,
     valid: [
       response,
       withToolCalls,
+      { ...withToolCalls, assistant: { ...withToolCalls.assistant, toolCalls: [toolCall, customCall] } },
+      { ...response, assistant: { ...response.assistant, finishReason: "length" } },
       {
         ...response,
         threadMemento: null,
@@ -67,6 +107,7 @@ export const chatResponseCases: Record<string, ContractCase> = {
       unknownKey(response, ["assistant"]),
       bad("empty toolCalls", withToolCalls, ["assistant", "toolCalls"], []),
       missing(withToolCalls, ["assistant", "toolCalls", 0, "function"]),
+      bad("finishReason stop", response, ["assistant", "finishReason"], "stop"),
       bad("modeDecision step 3", response, ["modeDecision", "step"], 3),
       bad("unknown breakpoint decision", response, ["breakpoint", "decision"], "maybe"),
       bad("peakGuardrailActive not boolean", response, ["breakpoint", "peakGuardrailActive"], "yes"),
