@@ -53,6 +53,8 @@ type InnerParse =
 
 const ID_VALUE = /^[A-Za-z0-9_.:-]{1,64}$/;
 const DIGITS = /^[0-9]{1,6}$/;
+/** A token that reads as a number but is no valid amount (signed, decimal): fail closed, never a target word. */
+const NUMBER_LIKE = /^[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)$/;
 
 /** Turns one target word into `[a-z0-9_]` form; `minecraft:oak_log` becomes `oak_log`. */
 function cleanTargetWord(token: string): string {
@@ -91,7 +93,7 @@ function parseGoalInner(inner: string): InnerParse {
       const value = token.slice(3);
       if (targetId !== undefined || !ID_VALUE.test(value)) return { ok: false, reason: "malformed" };
       targetId = value;
-    } else if (lower.startsWith("amount=") || DIGITS.test(token)) {
+    } else if (lower.startsWith("amount=") || NUMBER_LIKE.test(token)) {
       const value = parseAmount(lower.startsWith("amount=") ? token.slice(7) : token);
       if (amount !== undefined || value === null) return { ok: false, reason: "malformed" };
       amount = value;

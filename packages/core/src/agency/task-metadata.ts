@@ -58,6 +58,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Keys warned about by calls that bring no options: one set for the whole process (the "session"). */
+const defaultWarnedKeys = new Set<string>();
+
+/**
+ * Options for a call that brings none: warn on the console unless NODE_ENV is `production` (read from
+ * the global `process` when there is one, so this still runs in a browser), once per key per process.
+ */
+function defaultProjectOptions(): ProjectMetadataOptions {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return {
+    warn: (message) => console.warn(message),
+    isProduction: env?.NODE_ENV === "production",
+    warnedKeys: defaultWarnedKeys,
+  };
+}
+
 /**
  * Keeps only `PROPAGATED_META_KEYS` (each validated) from caller-supplied metadata. An empty or
  * blank `goalKey` is skipped. Outside production, each dropped key is warned about once per
@@ -65,7 +81,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export function projectIncomingMetadata(
   incoming: unknown,
-  options: ProjectMetadataOptions,
+  options: ProjectMetadataOptions = defaultProjectOptions(),
 ): ProjectedMetadataResult {
   const metadata: Record<string, unknown> = {};
   const dropped: string[] = [];

@@ -65,6 +65,12 @@ describe("extractGoalTag", () => {
     ["[GOAL: collect log 3 4]", "malformed"],
     ["[GOAL: collect log 0]", "malformed"],
     ["[GOAL: collect log id=a id=b]", "malformed"],
+    // Numbers that are no valid amount fail closed instead of becoming target words (oak_log__5).
+    ["[GOAL: collect oak_log -5]", "malformed"],
+    ["[GOAL: collect oak_log 8.5]", "malformed"],
+    ["[GOAL: collect oak_log +3]", "malformed"],
+    ["[GOAL: collect oak_log 1,000]", "malformed"],
+    ["[GOAL: collect oak_log 1234567]", "malformed"],
   ])("fails closed on %j with %s", (tag, reason) => {
     const r = extractGoalTag(`before ${tag} after`);
     expect(r.goal).toBeNull();

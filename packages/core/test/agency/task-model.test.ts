@@ -9,7 +9,7 @@ import {
   Task,
   type TaskMetadata,
 } from "@solserver/core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { counterIds } from "./fixtures.js";
 
 const T0 = 1_700_000_000_000;
@@ -45,6 +45,24 @@ describe("metadata projection allowlist", () => {
     );
     expect(r.metadata).toEqual({ goalKey: "collect:oak_log", sourceThoughtId: "t1" });
     expect(r.dropped).toEqual(["secret", "origin"]);
+  });
+
+  it("works without options: warns on the console once per key per process, never in production", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const r = projectIncomingMetadata({ goalKey: "collect:oak_log", zzUnlistedKey: 1 });
+      expect(r.metadata).toEqual({ goalKey: "collect:oak_log" });
+      expect(r.dropped).toEqual(["zzUnlistedKey"]);
+      projectIncomingMetadata({ zzUnlistedKey: 2 });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn.mock.calls[0]?.[0]).toContain("zzUnlistedKey");
+      vi.stubEnv("NODE_ENV", "production");
+      projectIncomingMetadata({ zzOtherKey: 1 });
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllEnvs();
+      warn.mockRestore();
+    }
   });
 
   it("ignores rebuilt keys without a warning", () => {
