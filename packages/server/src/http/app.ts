@@ -7,6 +7,7 @@ import { jsonSchemaTransform, validatorCompiler } from "fastify-type-provider-zo
 import { SERVER_VERSION } from "../version.js";
 import type { AppDeps } from "./app-deps.js";
 import { clientErrorHandler } from "./client-errors.js";
+import { drainRequest } from "./drain-request.js";
 import { type ErrorFormat, mapErrorFor } from "./error-mapping.js";
 import { allowEmptyJsonBody } from "./json-body.js";
 import { registerActionRoutes } from "./routes/actions.js";
@@ -87,11 +88,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     budget.take(req.tenantId);
   });
 
-  app.setErrorHandler((error, req, reply) => {
+  app.setErrorHandler(async (error, req, reply) => {
     const mapped = mapErrorFor(req.routeOptions.config?.errorFormat, error);
     // 503 is a refusal while shutting down, not a failure worth an error log.
     if (mapped.status >= 500 && mapped.status !== 503) req.log.error({ err: error }, "request failed");
     for (const [k, v] of Object.entries(mapped.headers ?? {})) reply.header(k, v);
+    if (mapped.status === 413) {
+      // Let the client finish its upload so it reads the 413, then close: the connection is spent.
+      await drainRequest(req.raw);
+      reply.header("connection", "close");
+    }
     return reply.code(mapped.status).send(mapped.body);
   });
   app.setNotFoundHandler((req, reply) =>

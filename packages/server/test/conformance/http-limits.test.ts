@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpReply, startTestServer, type TestServer } from "../support/test-server.js";
 import { expectError, WORLD } from "./conformance-helpers.js";
@@ -14,6 +16,44 @@ describe("api.md conformance: limits, auth and tenancy", () => {
         message: "x".repeat(4000),
       });
       expectError(r, 413);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("413 reaches a client still uploading: the server reads the rest of the body before it answers", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_BODY_LIMIT: "1024" } });
+    try {
+      const { hostname, port } = new URL(s.url);
+      const socket = connect(Number(port), hostname);
+      await once(socket, "connect");
+      const total = 4_000_000;
+      socket.write(
+        `POST /v1/chat HTTP/1.1\r\nHost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${total}\r\n\r\n`,
+      );
+      let answer = "";
+      let closedEarly = false;
+      socket.on("data", (chunk: Buffer) => {
+        answer += chunk.toString("latin1");
+      });
+      socket.on("end", () => {
+        closedEarly = true;
+      });
+      const piece = "x".repeat(500_000);
+      socket.write(piece.slice(0, 100_000));
+      // Well past the limit: an answer now would close the socket under a client still writing.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answer).toBe("");
+      expect(closedEarly).toBe(false);
+      for (let sent = 100_000; sent < total; sent += piece.length) {
+        const ok = socket.write(piece.slice(0, Math.min(piece.length, total - sent)));
+        if (!ok) await once(socket, "drain");
+      }
+      await once(socket, "end");
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.toLowerCase()).toContain("connection: close");
+      expect(answer).toContain('"code":"payload_too_large"');
+      socket.destroy();
     } finally {
       await s.close();
     }
