@@ -67,3 +67,17 @@ export function specAtlas(overrides: { checkpoint_config?: Record<string, unknow
     ],
   };
 }
+
+/** The spec atlas with `once_per_session: true` on its keyword map and on the geometry block. */
+export function oncePerSessionAtlas(): AtlasInput {
+  const atlas = specAtlas();
+  const config = atlas.checkpoint_config as Record<string, Record<string, unknown>>;
+  config.keyword_match = { ...config.keyword_match, once_per_session: true };
+  const blocks = (atlas.context_blocks ?? []) as Record<string, unknown>[];
+  for (const b of blocks) {
+    if (b.context_id === "vib3-geometry-system") {
+      b.checkpoint_config = { ...(b.checkpoint_config as object), once_per_session: true };
+    }
+  }
+  return atlas;
+}

@@ -64,10 +64,15 @@ describe("custom checkpoint types", () => {
     const mk = (name: string, condition: Parameters<typeof engine.registerCheckpointType>[1]["condition"]) =>
       expect(engine.registerCheckpointType(name, { ...(condition ? { condition } : {}) }).ok).toBe(true);
     mk("c_always", { type: "always" });
-    mk("c_keyword_all", { type: "keyword", keywords: ["alpha", "beta"], matchMode: "all" });
-    mk("c_phrase", { type: "keyword", keywords: ["red alert"], matchMode: "phrase", oncePerSession: false });
-    mk("c_fuzzy", { type: "keyword", keywords: ["kubernetes"], matchMode: "fuzzy" });
-    mk("c_regex", { type: "regex", pattern: "ticket-\\d{3,}" });
+    mk("c_keyword_all", {
+      type: "keyword",
+      keywords: ["alpha", "beta"],
+      matchMode: "all",
+      oncePerSession: true,
+    });
+    mk("c_phrase", { type: "keyword", keywords: ["red alert"], matchMode: "phrase" });
+    mk("c_fuzzy", { type: "keyword", keywords: ["kubernetes"], matchMode: "fuzzy", oncePerSession: true });
+    mk("c_regex", { type: "regex", pattern: "ticket-\\d{3,}", oncePerSession: true });
     mk("c_action", { type: "action", actions: ["send_*"] });
     mk("c_risk", { type: "risk", minTier: "critical" });
     mk("c_interval", { type: "interval", seconds: 10 });

@@ -6,7 +6,7 @@ import {
   restoreCheckpointSession,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { specAtlas } from "./fixtures.js";
+import { oncePerSessionAtlas, specAtlas } from "./fixtures.js";
 
 const content = (id: string, name: string) => `[${id}] ${name}`;
 
@@ -33,37 +33,43 @@ describe("agent scenario (spec atlas)", () => {
     expect(again.fired).toEqual([]);
   });
 
-  it("injects the geometry context on the first mention only", async () => {
+  it("injects the geometry context on every mention (the spec's handler), and once with once_per_session", async () => {
+    const input = { type: "input" as const, input: "tell me about the geometry system" };
     const engine = createCheckpointEngine({ atlas: specAtlas(), clock: createManualClock(0) });
     const session = engine.createSession("s1");
     await engine.evaluate(session, { type: "session_start" });
-    const first = await engine.evaluate(session, {
-      type: "input",
-      input: "tell me about the geometry system",
-    });
+    const first = await engine.evaluate(session, input);
     expect(first.fired).toEqual([{ type: "keyword_match", priority: 380 }]);
     expect(first.injectContext).toEqual([content("vib3-geometry-system", "Geometry System")]);
     expect(first.traceEvents[0]).toMatchObject({
       eventType: "context_injected",
       payload: { trigger: "keyword_match", keywords: ["geometry"], contexts: ["vib3-geometry-system"] },
     });
-    const repeat = await engine.evaluate(session, {
-      type: "input",
-      input: "tell me about the geometry system",
+    const repeat = await engine.evaluate(session, input);
+    expect(repeat.fired).toEqual(first.fired);
+    expect(repeat.injectContext).toEqual(first.injectContext);
+
+    const once = createCheckpointEngine({ atlas: oncePerSessionAtlas(), clock: createManualClock(0) });
+    const onceSession = once.createSession("s2");
+    expect((await once.evaluate(onceSession, input)).injectContext).toEqual(first.injectContext);
+    expect(await once.evaluate(onceSession, input)).toEqual({
+      fired: [],
+      injectContext: [],
+      continue: true,
+      traceEvents: [],
     });
-    expect(repeat).toEqual({ fired: [], injectContext: [], continue: true, traceEvents: [] });
-    expect(session.firedPatterns).toEqual(["context:vib3-geometry-system"]);
+    expect(onceSession.firedPatterns).toEqual(["context:vib3-geometry-system"]);
   });
 
   it("survives persistence: the restored session still remembers fired patterns", async () => {
     const clock = createManualClock(0);
-    const engine = createCheckpointEngine({ atlas: specAtlas(), clock });
+    const engine = createCheckpointEngine({ atlas: oncePerSessionAtlas(), clock });
     const session = engine.createSession("s1");
     await engine.evaluate(session, { type: "input", input: "what is the formula?" });
     const restored = restoreCheckpointSession(JSON.parse(JSON.stringify(session)));
     expect(restored.ok).toBe(true);
     if (!restored.ok) return;
-    const other = createCheckpointEngine({ atlas: specAtlas(), clock });
+    const other = createCheckpointEngine({ atlas: oncePerSessionAtlas(), clock });
     const again = await other.evaluate(restored.value, { type: "input", input: "and the geometry?" });
     expect(again.injectContext).toEqual([]);
     expect(restoreCheckpointSession({ ...session, actionCount: -1 }).ok).toBe(false);
@@ -78,8 +84,15 @@ describe("agent scenario (spec atlas)", () => {
       content("deployment-checklist", "Deployment Checklist"),
       content("safety-rules", "Safety Rules"),
     ]);
+    // Another alternative of the same pattern fires it again (once_per_session is off by default).
     const deploy = await engine.evaluate(session, { type: "input", input: "deploy now" });
-    expect(deploy.injectContext).toEqual([]);
+    expect(deploy.injectContext).toEqual(r.injectContext);
+    const once = createCheckpointEngine({ atlas: oncePerSessionAtlas(), clock: createManualClock(0) });
+    const onceSession = once.createSession("s2");
+    await once.evaluate(onceSession, { type: "input", input: "Ship it to PRODUCTION" });
+    expect((await once.evaluate(onceSession, { type: "input", input: "deploy now" })).injectContext).toEqual(
+      [],
+    );
   });
 
   it("delete_user needs confirmation; an approval lets exactly one identical attempt through", async () => {

@@ -185,7 +185,7 @@ describe("checkpoint service", () => {
     expect(gets).toBe(8);
   });
 
-  it("a chat turn re-run with the same requestId gets the remembered result; a new turn does not", async () => {
+  it("a chat turn re-run with the same requestId gets the remembered result; a new turn is evaluated afresh", async () => {
     const { service } = await setup();
     const args = { tenantId: T, sessionId: threadSessionId("th"), requestId: "req-1", input: "the geometry" };
     const first = await service.evaluateTurn(args);
@@ -195,7 +195,8 @@ describe("checkpoint service", () => {
     expect(again).toMatchObject({ replayed: true, sessionStarted: true });
     expect(again.injectContext).toEqual(first.injectContext);
     const next = await service.evaluateTurn({ ...args, requestId: "req-2" });
-    expect(next).toMatchObject({ replayed: false, sessionStarted: false, injectContext: [], fired: [] });
+    // Evaluated again: no session start this time, and the keyword fires again (once_per_session is off).
+    expect(next).toMatchObject({ replayed: false, sessionStarted: false, injectContext: [geometry] });
     expect((await service.getSession(T, args.sessionId))?.inputCount).toBe(2);
   });
 

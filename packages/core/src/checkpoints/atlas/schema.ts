@@ -31,8 +31,8 @@ export const KeywordMatchConfig = z
     match_mode: KeywordMatchMode.default("any"),
     case_sensitive: z.boolean().default(false),
     threshold: z.number().min(0).max(1).default(0.8),
-    /** Each pattern injects at most once per session unless this is false. */
-    once_per_session: z.boolean().default(true),
+    /** true: each pattern injects at most once per session. Default false: it fires on every matching input, as the spec's handler does. */
+    once_per_session: z.boolean().default(false),
     priority: CheckpointPriority.optional(),
   })
   .strict();
@@ -135,7 +135,7 @@ export const ContextBlockCheckpointConfig = z
     match_mode: KeywordMatchMode.default("any"),
     case_sensitive: z.boolean().default(false),
     threshold: z.number().min(0).max(1).default(0.8),
-    once_per_session: z.boolean().default(true),
+    once_per_session: z.boolean().default(false),
   })
   .strict();
 

@@ -237,7 +237,7 @@ export function compileTriggers(
         mode: condition.matchMode,
         caseSensitive: condition.caseSensitive ?? false,
         threshold: condition.threshold ?? 0.8,
-        oncePerSession: condition.oncePerSession ?? true,
+        oncePerSession: condition.oncePerSession ?? false,
         contextIds: [],
       });
     } else if (condition.type === "regex") {
@@ -247,7 +247,7 @@ export function compileTriggers(
         mode: "regex",
         caseSensitive: condition.caseSensitive ?? false,
         threshold: 0.8,
-        oncePerSession: condition.oncePerSession ?? true,
+        oncePerSession: condition.oncePerSession ?? false,
         contextIds: [],
       });
     }

@@ -37,13 +37,14 @@ export type TriggerCondition =
       readonly matchMode: KeywordMatchMode;
       readonly caseSensitive?: boolean;
       readonly threshold?: number;
-      /** Fire at most once per session (default true). */
+      /** Fire at most once per session (default false: on every matching input). */
       readonly oncePerSession?: boolean;
     }
   | {
       readonly type: "regex";
       readonly pattern: string;
       readonly caseSensitive?: boolean;
+      /** Fire at most once per session (default false: on every matching input). */
       readonly oncePerSession?: boolean;
     }
   /** Action names or `*` patterns such as `delete_*`. */

@@ -30,7 +30,7 @@ export function checkpointTurnSuite(backend: Backend): void {
       await model.close();
     });
 
-    it("a chat turn mentioning geometry gets the geometry context in its prompt, the next turn does not", async () => {
+    it("a chat turn mentioning geometry gets the session's and the geometry context; the next gets geometry only", async () => {
       const mainRequests = () => model.upstream.requests.filter((r) => !isSelectorRequest(r));
       const promptOf = (index: number) => {
         const request = mainRequests()[index];
@@ -69,15 +69,27 @@ export function checkpointTurnSuite(backend: Backend): void {
         traceConfig: { level: "debug" },
       });
       expect(second.status).toBe(200);
+      // Each model call is stateless: a turn that mentions geometry again gets its context again, but
+      // the session-start contexts came once.
       const secondPrompt = JSON.stringify(promptOf(before + 1));
-      expect(secondPrompt).not.toContain(GEOMETRY);
+      expect(secondPrompt).toContain(GEOMETRY);
       expect(secondPrompt).not.toContain(ESSENTIAL);
-      expect(secondPrompt).not.toContain("# Injected context");
-      const quiet = second.json.trace.events.find((e: TraceEvent) => e.phase === "checkpoint");
+      const later = second.json.trace.events.find((e: TraceEvent) => e.phase === "checkpoint");
+      expect(later.metadata).toMatchObject({ sessionStarted: false, injectedContexts: 1 });
+
+      const third = await srv.request("POST", "/v1/chat", {
+        requestId: "cp-chat-3",
+        threadId: "th-geo",
+        message: "Thanks, that helps.",
+        traceConfig: { level: "debug" },
+      });
+      expect(third.status).toBe(200);
+      expect(JSON.stringify(promptOf(before + 2))).not.toContain("# Injected context");
+      const quiet = third.json.trace.events.find((e: TraceEvent) => e.phase === "checkpoint");
       expect(quiet.metadata).toMatchObject({ sessionStarted: false, fired: [], injectedContexts: 0 });
 
-      // An agent evaluating the thread's session sees the same state.
-      const agent = await evaluate("thread:th-geo", { type: "input", input: "geometry" });
+      // An agent evaluating the thread's session sees the same state: it has already started.
+      const agent = await evaluate("thread:th-geo", { type: "session_start" });
       expect(agent.json.injectContext).toEqual([]);
     });
 

@@ -37,7 +37,7 @@ export function checkpointSuite(backend: Backend): void {
       await srv.close();
       rmSync(tmp, { recursive: true, force: true });
     });
-    it("session_start injects the always contexts; a geometry input injects its context once", async () => {
+    it("session_start injects the always contexts once; a geometry input injects its context each time", async () => {
       const start = await evaluate("agent-1", { type: "session_start" });
       expectContract(start);
       expect(start.json.fired).toEqual([{ type: "session_start", priority: 1000 }]);
@@ -58,9 +58,12 @@ export function checkpointSuite(backend: Backend): void {
         "context_injected",
       );
 
+      // The spec's keyword handler fires on every matching input (once_per_session is off by default).
       const again = await evaluate("agent-1", { type: "input", input: "tell me about the geometry system" });
       expectContract(again);
-      expect(again.json).toMatchObject({ fired: [], injectContext: [], continue: true, traceEvents: [] });
+      expect(again.json.injectContext).toEqual([GEOMETRY]);
+      const restart = await evaluate("agent-1", { type: "session_start" });
+      expect(restart.json).toMatchObject({ fired: [], injectContext: [], continue: true, traceEvents: [] });
     });
 
     it("reads the spec's AgentInput form ({ content }) as the input text", async () => {
@@ -281,15 +284,15 @@ export function checkpointSuite(backend: Backend): void {
         env: { SOL_ATLAS: EXAMPLE_ATLAS_PATH, SOL_API_KEYS: "alpha:key-a,beta:key-b" },
       });
       const as = (key: string) => ({ authorization: `Bearer ${key}` });
-      const body = { sessionId: "shared", event: { type: "input", input: "the geometry formula" } };
+      const body = { sessionId: "shared", event: { type: "session_start" } };
       try {
         const anonymous = await multi.request("POST", "/v1/checkpoints/evaluate", body);
         expect(anonymous.status).toBe(401);
         const a1 = await multi.request("POST", "/v1/checkpoints/evaluate", body, as("key-a"));
-        expect(a1.json.injectContext).toEqual([GEOMETRY]);
-        // Beta's session of the same id is its own: alpha's fired keywords do not leak into it.
+        expect(a1.json.injectContext).toEqual([ESSENTIAL, GOVERNANCE]);
+        // Beta's session of the same id is its own: alpha's started session does not leak into it.
         const b1 = await multi.request("POST", "/v1/checkpoints/evaluate", body, as("key-b"));
-        expect(b1.json.injectContext).toEqual([GEOMETRY]);
+        expect(b1.json.injectContext).toEqual([ESSENTIAL, GOVERNANCE]);
         const a2 = await multi.request("POST", "/v1/checkpoints/evaluate", body, as("key-a"));
         expect(a2.json.injectContext).toEqual([]);
 
