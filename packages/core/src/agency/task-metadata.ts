@@ -66,9 +66,14 @@ const defaultWarnedKeys = new Set<string>();
  * the global `process` when there is one, so this still runs in a browser), once per key per process.
  */
 function defaultProjectOptions(): ProjectMetadataOptions {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  // Read through globalThis: core is built without DOM or Node typings and must run in both.
+  const host = globalThis as {
+    process?: { env?: Record<string, string | undefined> };
+    console?: { warn(message: string): void };
+  };
+  const env = host.process?.env;
   return {
-    warn: (message) => console.warn(message),
+    warn: (message) => host.console?.warn(message),
     isProduction: env?.NODE_ENV === "production",
     warnedKeys: defaultWarnedKeys,
   };

@@ -125,9 +125,9 @@ export function checkpointTurnSuite(backend: Backend): void {
         const a = await startTestServer({ backend, env, dbUrl: db.url });
         const b = await startTestServer({ backend, env, dbUrl: db.url });
         try {
-          const geo = { type: "input", input: "the geometry system" };
-          expect((await evaluate("shared-1", geo, a)).json.injectContext).toEqual([GEOMETRY]);
-          expect((await evaluate("shared-1", geo, b)).json.injectContext).toEqual([]);
+          const start = { type: "session_start" };
+          expect((await evaluate("shared-1", start, a)).json.injectContext).toEqual([ESSENTIAL, GOVERNANCE]);
+          expect((await evaluate("shared-1", start, b)).json.injectContext).toEqual([]);
 
           const replies = await Promise.all(
             Array.from({ length: 12 }, (_, i) =>
@@ -152,7 +152,8 @@ export function checkpointTurnSuite(backend: Backend): void {
           await a.close();
           const c = await startTestServer({ backend, env, dbUrl: db.url });
           try {
-            expect((await evaluate("shared-1", geo, c)).json.injectContext).toEqual([]);
+            expect((await evaluate("shared-1", start, c)).json.injectContext).toEqual([]);
+            expect((await c.server.checkpoints.getSession("default", "shared-1"))?.actionCount).toBe(12);
           } finally {
             await c.close();
           }
