@@ -190,7 +190,10 @@ describe("completions and chunks", () => {
         const chunks = toChunks(completion, usage);
         expect(chunks.map((c) => c.choices[0]?.delta.content ?? "").join("")).toBe(content);
         expect(splitForStream(content).every((p) => p.length > 0)).toBe(true);
-        expect(chunks.filter((c) => c.usage !== undefined)).toHaveLength(usage ? 1 : 0);
+        // With include_usage every chunk carries `usage`: null but on the last, which has no choices.
+        expect(chunks.filter((c) => c.usage != null)).toHaveLength(usage ? 1 : 0);
+        expect(chunks.every((c) => (usage ? c.usage !== undefined : c.usage === undefined))).toBe(true);
+        if (usage) expect(chunks.at(-1)?.choices).toEqual([]);
       }),
     );
   });

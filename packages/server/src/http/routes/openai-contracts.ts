@@ -77,6 +77,13 @@ export const ChatCompletionRequest = z
     if (!body.messages.some((m) => m.role === "user")) {
       ctx.addIssue({ code: "custom", path: ["messages"], message: "At least one user message is required." });
     }
+    if (body.stream_options != null && body.stream !== true) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["stream_options"],
+        message: "stream_options is only allowed when stream is true.",
+      });
+    }
   });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
 
@@ -148,7 +155,8 @@ export const ChatCompletionChunk = z.object({
       finish_reason: FinishReason.nullable(),
     }),
   ),
-  usage: CompletionUsage.optional(),
+  // With `include_usage`, OpenAI sends `usage: null` on every chunk but the last.
+  usage: CompletionUsage.nullable().optional(),
 });
 export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
 

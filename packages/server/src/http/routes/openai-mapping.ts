@@ -220,6 +220,7 @@ export function toChunks(completion: ChatCompletion, includeUsage: boolean): Cha
     ...head,
     model: completion.model,
     choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(includeUsage ? { usage: null } : {}),
   });
   const chunks = [chunk({ role: "assistant", content: "" })];
   for (const piece of splitForStream(choice?.message.content ?? "")) chunks.push(chunk({ content: piece }));

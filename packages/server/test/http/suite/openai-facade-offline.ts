@@ -59,6 +59,7 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       const usageChunk = chunks.at(-1);
       expect(usageChunk?.choices).toEqual([]);
       expect(usageChunk?.usage?.total_tokens).toBeGreaterThan(0);
+      expect(chunks.slice(0, -1).every((c) => c.usage === null)).toBe(true);
       const streamed = chunks.map((c) => c.choices[0]?.delta.content ?? "").join("");
 
       const replay = await client.chat.completions
@@ -117,6 +118,16 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       )) as InstanceType<typeof OpenAI.BadRequestError>;
       expect(noUser).toBeInstanceOf(OpenAI.BadRequestError);
       expect(noUser.message).toContain("At least one user message is required.");
+
+      const streamOptionsAlone = (await thrown(() =>
+        client.chat.completions.create({
+          model: "sol",
+          stream_options: { include_usage: true },
+          messages: [{ role: "user", content: "hi" }],
+        }),
+      )) as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(streamOptionsAlone).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(streamOptionsAlone.error).toMatchObject({ param: "stream_options" });
 
       const empty = (await thrown(() =>
         client.chat.completions.create({ model: "sol", messages: [] }),
