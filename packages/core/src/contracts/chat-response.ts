@@ -58,6 +58,8 @@ export const ChatResponse = z
         content: z.string(),
         toolCalls: z.array(ToolCall).min(1).optional(),
         finishReason: TruncatedFinishReason.optional(),
+        // Only when the provider declined to answer; `content` then carries the same text.
+        refusal: z.string().min(1).max(4_000).optional(),
       })
       .strict(),
     modeDecision: ModeDecision,

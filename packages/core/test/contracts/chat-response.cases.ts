@@ -93,6 +93,10 @@ export const chatResponseCases: Record<string, ContractCase> = {
       { ...response, assistant: { ...response.assistant, finishReason: "length" } },
       {
         ...response,
+        assistant: { ...response.assistant, content: "I can't help.", refusal: "I can't help." },
+      },
+      {
+        ...response,
         threadMemento: null,
         actions: [],
         trace: { traceRunId: "run-1" },
@@ -108,6 +112,7 @@ export const chatResponseCases: Record<string, ContractCase> = {
       bad("empty toolCalls", withToolCalls, ["assistant", "toolCalls"], []),
       missing(withToolCalls, ["assistant", "toolCalls", 0, "function"]),
       bad("finishReason stop", response, ["assistant", "finishReason"], "stop"),
+      bad("empty refusal", response, ["assistant", "refusal"], ""),
       bad("modeDecision step 3", response, ["modeDecision", "step"], 3),
       bad("unknown breakpoint decision", response, ["breakpoint", "decision"], "maybe"),
       bad("peakGuardrailActive not boolean", response, ["breakpoint", "peakGuardrailActive"], "yes"),

@@ -18,6 +18,7 @@ import {
   type Violation,
 } from "@solserver/core";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
+import { refusalOf } from "./refusal.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 
@@ -47,6 +48,8 @@ export interface GenerationResult {
   readonly prompt: AssembledPrompt;
   /** Function calls the model made (passthrough `tools`); empty otherwise. */
   readonly toolCalls: readonly ToolCall[];
+  /** The provider's refusal text when it declined to answer (then also the reply text). */
+  readonly refusal?: string;
 }
 
 interface Attempt {
@@ -55,6 +58,7 @@ interface Attempt {
   readonly lint: LintResult;
   readonly prompt: AssembledPrompt;
   readonly toolCalls: readonly ToolCall[];
+  readonly refusal?: string;
 }
 
 async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directives?: readonly string[]) {
@@ -111,6 +115,24 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     });
     const lint: LintResult = { passed: true, violations: [] };
     return { response, envelope: { assistant_text: "" }, lint, prompt, toolCalls } satisfies Attempt;
+  }
+  const refusal = toolCalls.length === 0 && response.text.trim() === "" ? refusalOf(response.raw) : null;
+  if (refusal !== null) {
+    // The provider declined: its refusal is the reply, and asking again would only cost a call.
+    input.trace.add("validate", "completed", "The provider refused; the refusal is the reply", {
+      purpose,
+      parse: "refusal",
+      violations: [],
+    });
+    const lint: LintResult = { passed: true, violations: [] };
+    return {
+      response,
+      envelope: { assistant_text: refusal },
+      lint,
+      prompt,
+      toolCalls,
+      refusal,
+    } satisfies Attempt;
   }
   const parsed = parseModelOutput(response.text);
   const lint = lintOutput({
@@ -184,5 +206,6 @@ function toResult(
     response: chosen.response,
     prompt: chosen.prompt,
     toolCalls: chosen.toolCalls,
+    ...(chosen.refusal === undefined ? {} : { refusal: chosen.refusal }),
   };
 }

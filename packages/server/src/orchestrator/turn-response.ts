@@ -39,6 +39,7 @@ export function buildTurnResponse(args: {
       content: gen.text,
       ...(gen.toolCalls.length > 0 ? { toolCalls: [...gen.toolCalls] } : {}),
       ...truncation(gen.response.finishReason),
+      ...(gen.refusal === undefined ? {} : { refusal: gen.refusal }),
     },
     modeDecision: args.modeDecision,
     breakpoint: {

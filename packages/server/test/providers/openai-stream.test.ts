@@ -132,7 +132,7 @@ describe("openai adapter: streaming", () => {
     });
   });
 
-  it("accumulates streamed custom tool calls and a legacy function_call", async () => {
+  it("accumulates streamed custom tool calls, a legacy function_call and a refusal", async () => {
     const chunk = (delta: unknown, finish: string | null = null) => ({
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
@@ -144,6 +144,12 @@ describe("openai adapter: streaming", () => {
       chunk({}, "tool_calls"),
       "[DONE]",
     );
+    const refused = sse(
+      chunk({ refusal: "I can't " }),
+      chunk({ refusal: "help." }),
+      chunk({}, "stop"),
+      "[DONE]",
+    );
     const legacy = sse(
       chunk({ function_call: { name: "get_weather", arguments: '{"city":' } }),
       chunk({ function_call: { arguments: '"Oslo"}' } }),
@@ -153,6 +159,7 @@ describe("openai adapter: streaming", () => {
     state.upstream.setScript([
       { kind: "raw", headers: { "content-type": "text/event-stream" }, body: custom },
       { kind: "raw", headers: { "content-type": "text/event-stream" }, body: legacy },
+      { kind: "raw", headers: { "content-type": "text/event-stream" }, body: refused },
     ]);
     const first = doneOf(
       await collect(provider().stream({ ...mainRequest("rows?"), passthrough: { tools: [] } })),
@@ -167,6 +174,8 @@ describe("openai adapter: streaming", () => {
     expect(second.raw).toMatchObject({
       function_call: { name: "get_weather", arguments: '{"city":"Oslo"}' },
     });
+    const third = doneOf(await collect(provider().stream(mainRequest("write it"))));
+    expect(third.raw).toMatchObject({ content: "", refusal: "I can't help." });
   });
 
   it("turns an error event or a malformed chunk into a SolError", async () => {

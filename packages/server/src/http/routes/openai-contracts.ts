@@ -121,6 +121,7 @@ export const ChatCompletion = z.object({
         content: z.string().nullable(),
         tool_calls: z.array(ToolCall).optional(),
         function_call: FunctionCall.optional(),
+        refusal: z.string().optional(),
       }),
       finish_reason: FinishReason,
       logprobs: z.null(),
@@ -151,6 +152,7 @@ export const ChatCompletionChunk = z.object({
           )
           .optional(),
         function_call: FunctionCall.optional(),
+        refusal: z.string().optional(),
       }),
       finish_reason: FinishReason.nullable(),
     }),

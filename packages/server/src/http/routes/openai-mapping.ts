@@ -162,6 +162,7 @@ export function toChatCompletion(
   const toolCalls = response.assistant.toolCalls;
   const prompt = response.usage.inputTokens ?? 0;
   const completion = response.usage.outputTokens ?? 0;
+  const refusal = response.assistant.refusal;
   const legacyCall = shape.legacyFunctions ? toolCalls?.find((c) => c.type === "function") : undefined;
   const calls = legacyCall
     ? { function_call: legacyCall.function }
@@ -180,8 +181,13 @@ export function toChatCompletion(
         index: 0,
         message: {
           role: "assistant",
-          content: toolCalls && response.assistant.content === "" ? null : response.assistant.content,
+          // A refusal is OpenAI's `refusal` field with no content; tool-call-only replies have none either.
+          content:
+            refusal !== undefined || (toolCalls && response.assistant.content === "")
+              ? null
+              : response.assistant.content,
           ...calls,
+          ...(refusal === undefined ? {} : { refusal }),
         },
         finish_reason: finishReason,
         logprobs: null,
@@ -223,6 +229,8 @@ export function toChunks(completion: ChatCompletion, includeUsage: boolean): Cha
     ...(includeUsage ? { usage: null } : {}),
   });
   const chunks = [chunk({ role: "assistant", content: "" })];
+  const refusal = choice?.message.refusal;
+  if (refusal !== undefined) chunks.push(chunk({ refusal }));
   for (const piece of splitForStream(choice?.message.content ?? "")) chunks.push(chunk({ content: piece }));
   const toolCalls = choice?.message.tool_calls;
   if (toolCalls) chunks.push(chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }));

@@ -21,6 +21,8 @@ export class StreamAccumulator {
   private finishReason: string | undefined;
   private usage: LlmUsage | undefined;
   private readonly toolCalls = new Map<number, ToolCallParts>();
+  /** The provider's refusal, streamed in pieces like content. */
+  private refusal = "";
   /** A legacy `function_call`, streamed as name and argument pieces. */
   private functionCall: { name: string; arguments: string } | undefined;
 
@@ -48,6 +50,7 @@ export class StreamAccumulator {
     if (typeof choice?.finish_reason === "string") this.finishReason = choice.finish_reason;
     const delta = asRecord(choice?.delta);
     if (Array.isArray(delta?.tool_calls)) for (const call of delta.tool_calls) this.applyToolCall(call);
+    if (typeof delta?.refusal === "string") this.refusal += delta.refusal;
     const fnCall = asRecord(delta?.function_call);
     if (fnCall !== undefined) {
       const into = this.functionCall ?? { name: "", arguments: "" };
@@ -83,6 +86,7 @@ export class StreamAccumulator {
         content: this.text,
         ...(toolCalls.length === 0 ? {} : { tool_calls: toolCalls }),
         ...(this.functionCall === undefined ? {} : { function_call: this.functionCall }),
+        ...(this.refusal === "" ? {} : { refusal: this.refusal }),
       },
     };
   }

@@ -120,6 +120,41 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       expect(completion.choices[0]?.message.tool_calls).toEqual([customCall]);
     });
 
+    it("returns a provider's refusal as OpenAI's refusal field, with no regeneration", async () => {
+      const refusal = "I can't help with that request.";
+      model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
+      const before = model.counts.main;
+      const completion = await client.chat.completions.create(
+        { model: "sol", messages: [{ role: "user", content: "Write something I should not ask for." }] },
+        { headers: { "idempotency-key": "refusal-1", "x-sol-thread-id": "refusals" } },
+      );
+      expect(model.counts.main - before).toBe(1);
+      expect(completion.choices[0]?.message).toMatchObject({ role: "assistant", content: null, refusal });
+      expect(completion.choices[0]?.finish_reason).toBe("stop");
+
+      // The replay streams it as a refusal delta; /v1/chat shows it as the reply text.
+      const stream = await client.chat.completions.create(
+        {
+          model: "sol",
+          stream: true,
+          messages: [{ role: "user", content: "Write something I should not ask for." }],
+        },
+        { headers: { "idempotency-key": "refusal-1", "x-sol-thread-id": "refusals" } },
+      );
+      let streamed = "";
+      for await (const chunk of stream) streamed += chunk.choices[0]?.delta.refusal ?? "";
+      expect(streamed).toBe(refusal);
+      model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
+      const chat = await srv.request("POST", "/v1/chat", {
+        requestId: "refusal-chat",
+        threadId: "refusals-chat",
+        message: "Write something I should not ask for.",
+      });
+      expect(chat.status).toBe(200);
+      expect(chat.json.assistant).toMatchObject({ content: refusal, refusal });
+      expect(chat.json.usage.modelCalls).toBe(1);
+    });
+
     it("reports finish_reason length when the upstream cut the reply short", async () => {
       model.reply({
         kind: "completion",
