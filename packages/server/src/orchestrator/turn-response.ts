@@ -59,8 +59,12 @@ export function buildTurnResponse(args: {
   };
 }
 
+const TRUNCATED: ReadonlySet<string> = new Set(TruncatedFinishReason.options);
+
 /** `{ finishReason }` when the provider cut the reply short (length, content filter), else nothing. */
 function truncation(finishReason: string | undefined): { finishReason?: TruncatedFinishReason } {
-  const parsed = TruncatedFinishReason.safeParse(finishReason);
-  return parsed.success ? { finishReason: parsed.data } : {};
+  // A set lookup, not a schema parse: this runs on every turn.
+  return finishReason !== undefined && TRUNCATED.has(finishReason)
+    ? { finishReason: finishReason as TruncatedFinishReason }
+    : {};
 }
