@@ -1,13 +1,8 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { facadeClient, thrown } from "../../support/openai-client.js";
-import { startScriptedModel } from "../../support/scripted-model.js";
-import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
-
-interface SentBody {
-  messages: { role: string; content: string }[];
-  [key: string]: unknown;
-}
+import { describe, expect, it } from "vitest";
+import { useFacadeWithScriptedModel } from "../../support/facade-fixture.js";
+import { thrown } from "../../support/openai-client.js";
+import type { Backend } from "../../support/test-server.js";
 
 const weatherFunction = {
   name: "get_weather",
@@ -18,45 +13,24 @@ const weatherFunction = {
 /** The facade's pass-through edges against a scripted upstream: legacy functions, custom tools, limits. */
 export function openAiFacadeToolsSuite(backend: Backend): void {
   describe(`OpenAI facade pass-through edges on ${backend}`, () => {
-    let srv: TestServer;
-    let model: Awaited<ReturnType<typeof startScriptedModel>>;
-    let client: OpenAI;
-    const lastMainBody = (): SentBody => {
-      const bodies = model.upstream.requests.map((r) => r.body as SentBody);
-      const main = bodies.filter((b) => !b.messages.some((m) => m.content.includes("mode selector")));
-      const last = main.at(-1);
-      if (!last) throw new Error("no main call recorded");
-      return last;
-    };
-
-    beforeAll(async () => {
-      model = await startScriptedModel();
-      srv = await startTestServer({
-        backend,
-        env: { SOL_LLM: "openai", SOL_LLM_BASE_URL: model.upstream.url, SOL_LLM_MODEL: "scripted" },
-      });
-      client = facadeClient(srv.url);
-    });
-    afterAll(async () => {
-      await srv.close();
-      await model.close();
-    });
+    const fx = useFacadeWithScriptedModel(backend);
+    const { lastMainBody } = fx;
 
     it("answers a legacy `functions` request with its function_call, in one model call", async () => {
       const functionCall = { name: "get_weather", arguments: '{"city":"Lyon"}' };
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: { role: "assistant", content: null, function_call: functionCall },
         finishReason: "function_call",
       });
-      const before = model.counts.main;
-      const completion = await client.chat.completions.create({
+      const before = fx.model.counts.main;
+      const completion = await fx.client.chat.completions.create({
         model: "sol",
         messages: [{ role: "user", content: "What is the weather in Lyon?" }],
         functions: [weatherFunction],
         function_call: "auto",
       });
-      expect(model.counts.main - before).toBe(1);
+      expect(fx.model.counts.main - before).toBe(1);
       expect(lastMainBody().functions).toEqual([weatherFunction]);
       const choice = completion.choices[0];
       expect(choice?.finish_reason).toBe("function_call");
@@ -65,8 +39,8 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       expect(choice?.message.tool_calls).toBeUndefined();
 
       // The function's result comes back as a `function` message and reaches the model as text.
-      model.reply({ kind: "json", body: { assistant_text: "Lyon is at 12°C.", meta: {} } });
-      const answer = await client.chat.completions.create({
+      fx.model.reply({ kind: "json", body: { assistant_text: "Lyon is at 12°C.", meta: {} } });
+      const answer = await fx.client.chat.completions.create({
         model: "sol",
         functions: [weatherFunction],
         messages: [
@@ -83,12 +57,12 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
 
     it("streams a legacy function_call as a function_call delta", async () => {
       const functionCall = { name: "get_weather", arguments: '{"city":"Nice"}' };
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: { role: "assistant", content: null, function_call: functionCall },
         finishReason: "function_call",
       });
-      const stream = await client.chat.completions.create({
+      const stream = await fx.client.chat.completions.create({
         model: "sol",
         stream: true,
         messages: [{ role: "user", content: "What is the weather in Nice?" }],
@@ -104,36 +78,36 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
 
     it("returns a custom tool's call unchanged", async () => {
       const customCall = { id: "call_sql_1", type: "custom", custom: { name: "run_sql", input: "select 1" } };
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: { role: "assistant", content: null, tool_calls: [customCall] },
         finishReason: "tool_calls",
       });
-      const before = model.counts.main;
-      const completion = await client.chat.completions.create({
+      const before = fx.model.counts.main;
+      const completion = await fx.client.chat.completions.create({
         model: "sol",
         messages: [{ role: "user", content: "How many rows are in the table?" }],
         tools: [{ type: "custom", custom: { name: "run_sql", description: "Runs SQL" } }],
       });
-      expect(model.counts.main - before).toBe(1);
+      expect(fx.model.counts.main - before).toBe(1);
       expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
       expect(completion.choices[0]?.message.tool_calls).toEqual([customCall]);
     });
 
     it("returns a provider's refusal as OpenAI's refusal field, with no regeneration", async () => {
       const refusal = "I can't help with that request.";
-      model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
-      const before = model.counts.main;
-      const completion = await client.chat.completions.create(
+      fx.model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
+      const before = fx.model.counts.main;
+      const completion = await fx.client.chat.completions.create(
         { model: "sol", messages: [{ role: "user", content: "Write something I should not ask for." }] },
         { headers: { "idempotency-key": "refusal-1", "x-sol-thread-id": "refusals" } },
       );
-      expect(model.counts.main - before).toBe(1);
+      expect(fx.model.counts.main - before).toBe(1);
       expect(completion.choices[0]?.message).toMatchObject({ role: "assistant", content: null, refusal });
       expect(completion.choices[0]?.finish_reason).toBe("stop");
 
       // The replay streams it as a refusal delta; /v1/chat shows it as the reply text.
-      const stream = await client.chat.completions.create(
+      const stream = await fx.client.chat.completions.create(
         {
           model: "sol",
           stream: true,
@@ -144,8 +118,8 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       let streamed = "";
       for await (const chunk of stream) streamed += chunk.choices[0]?.delta.refusal ?? "";
       expect(streamed).toBe(refusal);
-      model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
-      const chat = await srv.request("POST", "/v1/chat", {
+      fx.model.reply({ kind: "completion", message: { role: "assistant", content: null, refusal } });
+      const chat = await fx.srv.request("POST", "/v1/chat", {
         requestId: "refusal-chat",
         threadId: "refusals-chat",
         message: "Write something I should not ask for.",
@@ -156,7 +130,7 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
     });
 
     it("reports finish_reason length when the upstream cut the reply short", async () => {
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: {
           role: "assistant",
@@ -164,7 +138,7 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
         },
         finishReason: "length",
       });
-      const completion = await client.chat.completions.create({
+      const completion = await fx.client.chat.completions.create({
         model: "sol",
         max_completion_tokens: 5,
         messages: [{ role: "user", content: "Explain how to repot a fern." }],
@@ -178,7 +152,7 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
     });
 
     it("refuses out-of-range sampling fields with a 400, before any model call", async () => {
-      const before = model.counts.main + model.counts.selector;
+      const before = fx.model.counts.main + fx.model.counts.selector;
       for (const bad of [
         { temperature: 5 },
         { top_p: -1 },
@@ -186,7 +160,7 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
         { stop: ["a", "b", "c", "d", "e"] },
       ]) {
         const err = (await thrown(() =>
-          client.chat.completions.create({
+          fx.client.chat.completions.create({
             model: "sol",
             messages: [{ role: "user", content: "Hello there" }],
             ...(bad as object),
@@ -195,7 +169,7 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
         expect(err).toBeInstanceOf(OpenAI.BadRequestError);
         expect(err.error).toMatchObject({ type: "invalid_request_error", param: Object.keys(bad)[0] });
       }
-      expect(model.counts.main + model.counts.selector).toBe(before);
+      expect(fx.model.counts.main + fx.model.counts.selector).toBe(before);
     });
   });
 }

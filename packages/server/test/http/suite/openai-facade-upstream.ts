@@ -1,20 +1,8 @@
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { facadeClient, thrown } from "../../support/openai-client.js";
-import { startScriptedModel } from "../../support/scripted-model.js";
-import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
-
-interface SentMessage {
-  role: string;
-  content: string;
-}
-interface SentBody {
-  messages: SentMessage[];
-  tools?: unknown;
-  tool_choice?: unknown;
-  temperature?: unknown;
-  model?: string;
-}
+import { describe, expect, it } from "vitest";
+import { useFacadeWithScriptedModel } from "../../support/facade-fixture.js";
+import { thrown } from "../../support/openai-client.js";
+import type { Backend } from "../../support/test-server.js";
 
 const shaped = (assistant_text: string, arc: string) => ({
   kind: "json" as const,
@@ -33,30 +21,8 @@ const weatherTool = {
 /** The facade with SOL_LLM=openai against a scripted upstream: idempotency, window, memento, tools. */
 export function openAiFacadeUpstreamSuite(backend: Backend): void {
   describe(`OpenAI facade (SOL_LLM=openai) on ${backend}`, () => {
-    let srv: TestServer;
-    let model: Awaited<ReturnType<typeof startScriptedModel>>;
-    let client: OpenAI;
-    /** Body of the last main (non-selector) call the upstream received. */
-    const lastMainBody = (): SentBody => {
-      const bodies = model.upstream.requests.map((r) => r.body as SentBody);
-      const main = bodies.filter((b) => !b.messages.some((m) => m.content.includes("mode selector")));
-      const last = main.at(-1);
-      if (!last) throw new Error("no main call recorded");
-      return last;
-    };
-
-    beforeAll(async () => {
-      model = await startScriptedModel();
-      srv = await startTestServer({
-        backend,
-        env: { SOL_LLM: "openai", SOL_LLM_BASE_URL: model.upstream.url, SOL_LLM_MODEL: "scripted" },
-      });
-      client = facadeClient(srv.url);
-    });
-    afterAll(async () => {
-      await srv.close();
-      await model.close();
-    });
+    const fx = useFacadeWithScriptedModel(backend);
+    const { lastMainBody } = fx;
 
     it("replays an idempotent retry: same completion id, no new model call; another body is a 409", async () => {
       const body = {
@@ -64,18 +30,18 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
         messages: [{ role: "user" as const, content: "Draft a packing list for a rainy weekend." }],
       };
       const options = { headers: { "idempotency-key": `idem-${backend}` } };
-      const first = await client.chat.completions.create(body, options).withResponse();
+      const first = await fx.client.chat.completions.create(body, options).withResponse();
       expect(first.response.headers.get("idempotent-replayed")).toBeNull();
-      const callsAfterFirst = model.upstream.requestCount;
+      const callsAfterFirst = fx.model.upstream.requestCount;
       expect(callsAfterFirst).toBeGreaterThan(0);
 
-      const again = await client.chat.completions.create(body, options).withResponse();
+      const again = await fx.client.chat.completions.create(body, options).withResponse();
       expect(again.response.headers.get("idempotent-replayed")).toBe("true");
       expect(again.data).toEqual(first.data);
-      expect(model.upstream.requestCount).toBe(callsAfterFirst);
+      expect(fx.model.upstream.requestCount).toBe(callsAfterFirst);
 
       const other = (await thrown(() =>
-        client.chat.completions.create(
+        fx.client.chat.completions.create(
           { ...body, messages: [{ role: "user", content: "Something else entirely." }] },
           options,
         ),
@@ -83,26 +49,26 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       expect(other).toBeInstanceOf(OpenAI.ConflictError);
       expect(other.error).toMatchObject({ code: "idempotency_conflict" });
       expect(other.headers?.get("x-should-retry")).toBe("false");
-      expect(model.upstream.requestCount).toBe(callsAfterFirst);
+      expect(fx.model.upstream.requestCount).toBe(callsAfterFirst);
     });
 
     it("without an idempotency key every call is a new turn", async () => {
       const body = { model: "sol", messages: [{ role: "user" as const, content: "Name a colour." }] };
-      const a = await client.chat.completions.create(body);
-      const b = await client.chat.completions.create(body);
+      const a = await fx.client.chat.completions.create(body);
+      const b = await fx.client.chat.completions.create(body);
       expect(a.id).not.toBe(b.id);
     });
 
     it("seeds the window from the request's earlier messages, not from the stored thread", async () => {
       const headers = { "x-sol-thread-id": `th-window-${backend}` };
-      await client.chat.completions.create(
+      await fx.client.chat.completions.create(
         {
           model: "sol",
           messages: [{ role: "user", content: "Stored turn that a later request does not carry." }],
         },
         { headers },
       );
-      await client.chat.completions.create(
+      await fx.client.chat.completions.create(
         {
           model: "sol",
           temperature: 0.3,
@@ -130,7 +96,7 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
     });
 
     it("treats developer messages as instructions, like system messages", async () => {
-      await client.chat.completions.create({
+      await fx.client.chat.completions.create({
         model: "sol",
         messages: [
           { role: "developer", content: "Always answer in haiku." },
@@ -147,18 +113,18 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
     it("advances the thread memento across calls (x-sol-thread-id)", async () => {
       const thread = `th-memento-${backend}`;
       const headers = { "x-sol-thread-id": thread };
-      expect((await srv.request("GET", `/v1/threads/${thread}/memento`)).status).toBe(404);
-      model.reply(shaped("Let's start with the budget.", "Planning a kitchen renovation"));
-      await client.chat.completions.create(
+      expect((await fx.srv.request("GET", `/v1/threads/${thread}/memento`)).status).toBe(404);
+      fx.model.reply(shaped("Let's start with the budget.", "Planning a kitchen renovation"));
+      await fx.client.chat.completions.create(
         { model: "sol", messages: [{ role: "user", content: "I want to renovate my kitchen." }] },
         { headers },
       );
-      const first = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      const first = await fx.srv.request("GET", `/v1/threads/${thread}/memento`);
       expect(first.status).toBe(200);
       expect(first.json.arc).toBe("Planning a kitchen renovation");
 
-      model.reply(shaped("White cabinets keep the room bright.", "Kitchen renovation: cabinet colours"));
-      await client.chat.completions.create(
+      fx.model.reply(shaped("White cabinets keep the room bright.", "Kitchen renovation: cabinet colours"));
+      await fx.client.chat.completions.create(
         {
           model: "sol",
           messages: [
@@ -169,7 +135,7 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
         },
         { headers },
       );
-      const second = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      const second = await fx.srv.request("GET", `/v1/threads/${thread}/memento`);
       expect(second.json.arc).toBe("Kitchen renovation: cabinet colours");
       expect(second.headers.get("etag")).not.toBe(first.headers.get("etag"));
     });
@@ -180,19 +146,19 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
         type: "function",
         function: { name: "get_weather", arguments: '{"city":"Paris"}' },
       };
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: { role: "assistant", content: null, tool_calls: [toolCall] },
         finishReason: "tool_calls",
       });
-      const mainBefore = model.counts.main;
-      const completion = await client.chat.completions.create({
+      const mainBefore = fx.model.counts.main;
+      const completion = await fx.client.chat.completions.create({
         model: "sol",
         messages: [{ role: "user", content: "What is the weather in Paris right now?" }],
         tools: [weatherTool],
         tool_choice: "auto",
       });
-      expect(model.counts.main - mainBefore).toBe(1);
+      expect(fx.model.counts.main - mainBefore).toBe(1);
       const sent = lastMainBody();
       expect(sent.tools).toEqual([weatherTool]);
       expect(sent.tool_choice).toBe("auto");
@@ -202,8 +168,8 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       expect(choice?.message.tool_calls).toEqual([toolCall]);
 
       // The tool result comes back after the last user message and reaches the model as text.
-      model.reply({ kind: "json", body: { assistant_text: "It is 18°C and sunny in Paris.", meta: {} } });
-      const answer = await client.chat.completions.create({
+      fx.model.reply({ kind: "json", body: { assistant_text: "It is 18°C and sunny in Paris.", meta: {} } });
+      const answer = await fx.client.chat.completions.create({
         model: "sol",
         tools: [weatherTool],
         messages: [
@@ -229,12 +195,12 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
         type: "function",
         function: { name: "get_weather", arguments: '{"city":"Rome"}' },
       };
-      model.reply({
+      fx.model.reply({
         kind: "completion",
         message: { role: "assistant", content: null, tool_calls: [toolCall] },
         finishReason: "tool_calls",
       });
-      const stream = await client.chat.completions.create({
+      const stream = await fx.client.chat.completions.create({
         model: "sol",
         stream: true,
         messages: [{ role: "user", content: "What is the weather in Rome?" }],
@@ -248,14 +214,14 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
     });
 
     it("marks a 502 from an upstream 400 as final, so an OpenAI client with retries sends it once", async () => {
-      model.reply({
+      fx.model.reply({
         kind: "status",
         status: 400,
         body: { error: { message: "temperature is out of range" } },
       });
-      const before = model.counts.main;
+      const before = fx.model.counts.main;
       const retrying = new OpenAI({
-        baseURL: `${srv.url}/v1`,
+        baseURL: `${fx.srv.url}/v1`,
         apiKey: "sk-test",
         maxRetries: 2,
         timeout: 20_000,
@@ -270,17 +236,17 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       expect(err.status).toBe(502);
       expect(err.headers?.get("x-should-retry")).toBe("false");
       expect(err.message).toContain("temperature is out of range");
-      expect(model.counts.main - before).toBe(1);
+      expect(fx.model.counts.main - before).toBe(1);
     });
 
     it("maps an upstream failure to a 502 in OpenAI's shape", async () => {
-      model.reply(
+      fx.model.reply(
         { kind: "status", status: 500 },
         { kind: "status", status: 500 },
         { kind: "status", status: 500 },
       );
       const err = (await thrown(() =>
-        client.chat.completions.create({
+        fx.client.chat.completions.create({
           model: "sol",
           messages: [{ role: "user", content: "Draft a note to the plumber." }],
         }),
