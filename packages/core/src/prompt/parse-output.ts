@@ -6,8 +6,11 @@ import {
   ModelOutputEnvelope,
 } from "../contracts/envelope.js";
 
-/** How the envelope was obtained: the whole text, a JSON object found inside it, a repaired object, or plain text. */
-export type ModelOutputParse = "exact" | "extracted" | "salvaged" | "plain_text";
+/**
+ * How the envelope was obtained: the whole text, a JSON object found inside it, a repaired object,
+ * plain text, or (set by a host) the text of an envelope the provider cut off at the token limit.
+ */
+export type ModelOutputParse = "exact" | "extracted" | "salvaged" | "plain_text" | "truncated";
 
 export interface ParsedModelOutput {
   readonly envelope: ModelOutputEnvelope;

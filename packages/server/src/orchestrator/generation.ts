@@ -21,6 +21,7 @@ import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { refusalOf } from "./refusal.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
+import { truncatedEnvelopeText } from "./truncated-envelope.js";
 
 export interface GenerationInput {
   readonly provider: LlmProvider;
@@ -117,24 +118,28 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     return { response, envelope: { assistant_text: "" }, lint, prompt, toolCalls } satisfies Attempt;
   }
   const refusal = toolCalls.length === 0 && response.text.trim() === "" ? refusalOf(response.raw) : null;
-  if (refusal !== null) {
-    // The provider declined: its refusal is the reply, and asking again would only cost a call.
-    input.trace.add("validate", "completed", "The provider refused; the refusal is the reply", {
-      purpose,
-      parse: "refusal",
-      violations: [],
-    });
+  const filtered =
+    toolCalls.length === 0 && response.text.trim() === "" && response.finishReason === "content_filter";
+  if (refusal !== null || filtered) {
+    // The provider declined (a refusal) or filtered the reply away: that is the answer, and asking
+    // again would only cost a call.
+    input.trace.add(
+      "validate",
+      "completed",
+      refusal !== null ? "The provider refused; the refusal is the reply" : "The provider filtered the reply",
+      { purpose, parse: refusal !== null ? "refusal" : "content_filter", violations: [] },
+    );
     const lint: LintResult = { passed: true, violations: [] };
     return {
       response,
-      envelope: { assistant_text: refusal },
+      envelope: { assistant_text: refusal ?? "" },
       lint,
       prompt,
       toolCalls,
-      refusal,
+      ...(refusal === null ? {} : { refusal }),
     } satisfies Attempt;
   }
-  const parsed = parseModelOutput(response.text);
+  const parsed = readEnvelope(response);
   const lint = lintOutput({
     text: parsed.envelope.assistant_text,
     envelope: parsed.envelope,
@@ -156,12 +161,30 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
 }
 
 /**
+ * The reply's envelope. A reply the provider cut off at the token limit is unfinished JSON; its
+ * `assistant_text` so far is the reply (rather than the raw JSON shown as a format violation).
+ */
+function readEnvelope(response: LlmResponse): ReturnType<typeof parseModelOutput> {
+  const parsed = parseModelOutput(response.text);
+  if (!parsed.formatViolation || response.finishReason !== "length") return parsed;
+  const partial = truncatedEnvelopeText(response.text);
+  return partial === null
+    ? parsed
+    : { envelope: { assistant_text: partial }, formatViolation: false, parse: "truncated" };
+}
+
+/**
  * Main call, validation and at most one regeneration with targeted patch directives (S5). If the
  * regeneration call itself fails, the first (non-compliant) output is returned rather than nothing.
  */
 export async function generateValidated(input: GenerationInput): Promise<GenerationResult> {
   const first = await attempt(input, "main");
-  const decision = decideDriftOutcome({ first: first.lint, regenerationAllowed: input.regenerationAllowed });
+  // A reply cut off at the token limit would be cut off again: regenerating it only costs a call.
+  const cutShort = first.response.finishReason === "length";
+  const decision = decideDriftOutcome({
+    first: first.lint,
+    regenerationAllowed: input.regenerationAllowed && !cutShort,
+  });
   if (decision.action === "return") return toResult(first, decision);
 
   const directives = buildPatchDirectives(first.lint.violations);

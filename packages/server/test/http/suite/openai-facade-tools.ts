@@ -129,26 +129,45 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       expect(chat.json.usage.modelCalls).toBe(1);
     });
 
-    it("reports finish_reason length when the upstream cut the reply short", async () => {
+    it("reports finish_reason length with the text so far when the upstream cut the reply short", async () => {
       fx.model.reply({
         kind: "completion",
         message: {
           role: "assistant",
-          content: JSON.stringify({ assistant_text: "The first step is", meta: {} }),
+          content: '{"assistant_text": "The first step is to water the \\"fern\\" and',
         },
         finishReason: "length",
       });
+      const before = fx.model.counts.main;
       const completion = await fx.client.chat.completions.create({
         model: "sol",
         max_completion_tokens: 5,
         messages: [{ role: "user", content: "Explain how to repot a fern." }],
       });
+      // No regeneration: the same token limit would cut the second try too.
+      expect(fx.model.counts.main - before).toBe(1);
       expect(completion.choices[0]?.finish_reason).toBe("length");
-      expect(completion.choices[0]?.message.content).toBe("The first step is");
+      expect(completion.choices[0]?.message.content).toBe('The first step is to water the "fern" and');
       // Sent under the client's own name; `max_tokens` is not sent alongside it.
       const sent = lastMainBody();
       expect(sent.max_completion_tokens).toBe(5);
       expect(sent.max_tokens).toBeUndefined();
+    });
+
+    it("reports finish_reason content_filter for a filtered reply, with no regeneration", async () => {
+      fx.model.reply({
+        kind: "completion",
+        message: { role: "assistant", content: "" },
+        finishReason: "content_filter",
+      });
+      const before = fx.model.counts.main;
+      const completion = await fx.client.chat.completions.create({
+        model: "sol",
+        messages: [{ role: "user", content: "Describe the scene in detail." }],
+      });
+      expect(fx.model.counts.main - before).toBe(1);
+      expect(completion.choices[0]?.finish_reason).toBe("content_filter");
+      expect(completion.choices[0]?.message.content).toBe("");
     });
 
     it("refuses out-of-range sampling fields with a 400, before any model call", async () => {
