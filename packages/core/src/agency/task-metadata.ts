@@ -60,6 +60,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** Keys warned about by calls that bring no options: one set for the whole process (the "session"). */
 const defaultWarnedKeys = new Set<string>();
+/** Most keys remembered there; past it the set starts over, so hostile keys cannot grow it forever. */
+const MAX_DEFAULT_WARNED_KEYS = 1_000;
 
 /**
  * Options for a call that brings none: warn on the console unless NODE_ENV is `production` (read from
@@ -72,6 +74,7 @@ function defaultProjectOptions(): ProjectMetadataOptions {
     console?: { warn(message: string): void };
   };
   const env = host.process?.env;
+  if (defaultWarnedKeys.size >= MAX_DEFAULT_WARNED_KEYS) defaultWarnedKeys.clear();
   return {
     warn: (message) => host.console?.warn(message),
     isProduction: env?.NODE_ENV === "production",

@@ -45,6 +45,8 @@ export interface BuildAppOptions {
   readonly plugins?: ReadonlyArray<(app: FastifyInstance, deps: AppDeps) => void>;
 }
 
+const MIB = 1024 * 1024;
+
 /** Longest path parameter the router accepts, in encoded characters (128 ids of 4-byte characters fit). */
 const MAX_PATH_PARAM_LENGTH = 2048;
 
@@ -75,6 +77,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.decorateRequest("apiKey", null);
 
   const shutdown = trackShutdown(app);
+  // Refused uploads are read to their end (see drainRequest), but not past a bound, nor a close.
+  const drainBytes = Math.min(64 * MIB, Math.max(8 * MIB, 32 * deps.config.SOL_BODY_LIMIT));
+  const closing = new AbortController();
+  app.addHook("preClose", async () => closing.abort());
   const budget = createTenantBudget(deps.config.SOL_RATE_LIMIT_PER_MIN);
   app.addHook("onRequest", async (req, reply) => {
     if (shutdown.closing) {
@@ -95,7 +101,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     for (const [k, v] of Object.entries(mapped.headers ?? {})) reply.header(k, v);
     if (mapped.status === 413) {
       // Let the client finish its upload so it reads the 413, then close: the connection is spent.
-      await drainRequest(req.raw);
+      await drainRequest(req.raw, { maxBytes: drainBytes, signal: closing.signal });
       reply.header("connection", "close");
     }
     return reply.code(mapped.status).send(mapped.body);

@@ -1,8 +1,16 @@
 import type { IncomingMessage } from "node:http";
 
-/** Longest a refused upload is read (and thrown away) before the answer goes out anyway. */
+/** Bounds on reading a refused upload. */
+export interface DrainOptions {
+  /** Longest the rest of the body is read (and thrown away) before the answer goes out anyway. */
+  readonly maxWaitMs?: number;
+  /** Most bytes read and thrown away before giving up on it. */
+  readonly maxBytes?: number;
+  /** Ends the wait at once (the server is closing). */
+  readonly signal?: AbortSignal;
+}
+
 const DEFAULT_MAX_WAIT_MS = 5_000;
-/** Most bytes of a refused upload read and thrown away before giving up on it. */
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -11,12 +19,9 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * while the client is still writing, and clients such as fetch then report a broken pipe (EPIPE)
  * instead of the 413.
  */
-export function drainRequest(
-  raw: IncomingMessage,
-  maxWaitMs = DEFAULT_MAX_WAIT_MS,
-  maxBytes = DEFAULT_MAX_BYTES,
-): Promise<void> {
-  if (raw.complete || raw.destroyed) return Promise.resolve();
+export function drainRequest(raw: IncomingMessage, options: DrainOptions = {}): Promise<void> {
+  const { maxWaitMs = DEFAULT_MAX_WAIT_MS, maxBytes = DEFAULT_MAX_BYTES, signal } = options;
+  if (raw.complete || raw.destroyed || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     let seen = 0;
     const finish = () => {
@@ -25,6 +30,7 @@ export function drainRequest(
       raw.off("end", finish);
       raw.off("close", finish);
       raw.off("error", finish);
+      signal?.removeEventListener("abort", finish);
       resolve();
     };
     const onData = (chunk: Buffer) => {
@@ -36,6 +42,7 @@ export function drainRequest(
     raw.once("end", finish);
     raw.once("close", finish);
     raw.once("error", finish);
+    signal?.addEventListener("abort", finish, { once: true });
     raw.resume();
   });
 }

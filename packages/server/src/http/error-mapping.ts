@@ -98,10 +98,14 @@ export function mapErrorToHttp(error: unknown): MappedError {
     const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
     if (status === 429 && typeof retryAfter === "number")
       headers["retry-after"] = String(Math.ceil(retryAfter));
-    // The provider refused the request itself (a 4xx that no retry fixes): say so, or OpenAI-style
-    // clients retry every 502 and repeat the refused call.
-    if (error.code === "provider_error" && isFinalUpstreamStatus(error.details))
+    // The provider refused the request itself (a 4xx that no retry fixes): say so, in the header
+    // OpenAI-style clients read and in `details.retryable` (this project's SDK), or both retry every
+    // 502 and repeat the refused call.
+    if (error.code === "provider_error" && isFinalUpstreamStatus(error.details)) {
       headers["x-should-retry"] = "false";
+      const details = { ...(error.details as Record<string, unknown>), retryable: false };
+      return { status, body: body(error.code, error.message, details), headers };
+    }
     return { status, body: body(error.code, error.message, error.details), headers };
   }
   const err = (error ?? {}) as FastifyLikeError;

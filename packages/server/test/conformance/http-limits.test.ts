@@ -59,6 +59,27 @@ describe("api.md conformance: limits, auth and tenancy", () => {
     }
   });
 
+  it("closing the server ends the wait for a stalled refused upload", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_BODY_LIMIT: "1024" } });
+    const { hostname, port } = new URL(s.url);
+    const socket = connect(Number(port), hostname);
+    try {
+      await once(socket, "connect");
+      socket.on("error", () => {});
+      socket.write(
+        `POST /v1/chat HTTP/1.1\r\nHost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 4000000\r\n\r\n`,
+      );
+      socket.write("x".repeat(100_000));
+      // The upload stalls here; the server is draining it (up to 5 s) when close() is called.
+      await new Promise((r) => setTimeout(r, 200));
+      const closed = s.close().then(() => "closed" as const);
+      const stalled = new Promise<"stalled">((r) => setTimeout(() => r("stalled"), 4_000));
+      expect(await Promise.race([closed, stalled])).toBe("closed");
+    } finally {
+      socket.destroy();
+    }
+  });
+
   it("401 without or with a bad key; another tenant's data is 404", async () => {
     const s = await startTestServer({ backend: "sqlite-memory", env: { SOL_API_KEYS: "alice:ka,bob:kb" } });
     try {

@@ -75,6 +75,21 @@ describe("toFacadeTurn", () => {
     expect(turn.passthrough).toBeUndefined();
   });
 
+  it("keeps an earlier refusal in the window as the assistant's turn", () => {
+    const turn = turnOf({
+      model: "sol",
+      messages: [
+        { role: "user", content: "Do the forbidden thing." },
+        { role: "assistant", content: null, refusal: "I can't help with that." },
+        { role: "user", content: "Then something else." },
+      ],
+    });
+    expect(turn.window).toEqual([
+      { role: "user", content: "Do the forbidden thing." },
+      { role: "assistant", content: "[refusal] I can't help with that." },
+    ]);
+  });
+
   it("renders tool calls and appends tool results that follow the last user message to the turn", () => {
     const turn = turnOf({
       model: "sol",
@@ -283,9 +298,15 @@ describe("OpenAI error variant", () => {
     for (const status of [400, 401, 404, 422]) {
       expect(mapErrorToOpenAi(upstream(status)).headers?.["x-should-retry"]).toBe("false");
       expect(mapErrorToHttp(upstream(status)).headers?.["x-should-retry"]).toBe("false");
+      expect(mapErrorToHttp(upstream(status)).body.error.details).toEqual({
+        status,
+        attempts: 1,
+        retryable: false,
+      });
     }
     for (const status of [undefined, 408, 409, 429, 500, 503]) {
       expect(mapErrorToOpenAi(upstream(status)).headers?.["x-should-retry"]).toBeUndefined();
+      expect(mapErrorToHttp(upstream(status)).body.error.details).not.toHaveProperty("retryable");
     }
   });
 

@@ -138,7 +138,8 @@ describe("openai adapter: streaming", () => {
     });
     const custom = sse(
       chunk({
-        tool_calls: [{ index: 0, id: "call_c", type: "custom", custom: { name: "run_", input: "sel" } }],
+        // No `type` on any delta: the `custom` payload says which kind of call it is.
+        tool_calls: [{ index: 0, id: "call_c", custom: { name: "run_", input: "sel" } }],
       }),
       chunk({ tool_calls: [{ index: 0, custom: { name: "sql", input: "ect 1" } }] }),
       chunk({}, "tool_calls"),

@@ -5,7 +5,7 @@ import { cachedSafeRegex } from "../keywords/match-keywords.js";
 import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
 import type { KeywordRuleHit } from "./types.js";
 
-/** One keyword pattern of an atlas or plugin: what fires at most once per session (by `id`). */
+/** One keyword pattern of an atlas or plugin (`id` tracks it when it fires at most once per session). */
 export interface KeywordRule {
   readonly id: string;
   readonly keywords: readonly string[];

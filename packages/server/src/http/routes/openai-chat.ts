@@ -3,10 +3,10 @@ import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
-import { sha256Hex } from "../../store/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { invalidRequestSentence } from "../error-mapping.js";
 import { writeSseData } from "../sse.js";
+import { defaultFacadeThread } from "./facade-thread.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import {
   toChatCompletion,
@@ -15,16 +15,6 @@ import {
   usesLegacyFunctions,
   wantsTools,
 } from "./openai-mapping.js";
-
-/**
- * The thread a request without `x-sol-thread-id` joins: one per API key (api.md), named by a digest
- * of the key so the key never shows up in a thread id; with auth off, one per tenant (`openai:default`).
- */
-export function defaultFacadeThread(tenantId: string, apiKey: string | null): string {
-  return apiKey === null
-    ? `openai:${tenantId}`
-    : `openai:key-${sha256Hex(`sol-facade-thread\u0000${apiKey}`).slice(0, 24)}`;
-}
 
 /**
  * `POST /v1/chat/completions`: the OpenAI Chat Completions API over the same governed turn as

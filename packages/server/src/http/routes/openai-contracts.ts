@@ -32,6 +32,7 @@ export const OpenAiMessage = z.discriminatedUnion("role", [
     content: OpenAiContent.nullable().optional(),
     tool_calls: z.array(RequestToolCall).optional(),
     function_call: z.looseObject({ name: z.string(), arguments: z.string() }).nullable().optional(),
+    refusal: z.string().nullable().optional(),
   }),
   z.looseObject({ role: z.literal("tool"), content: OpenAiContent, tool_call_id: z.string().min(1) }),
   // The result of a legacy `function_call` (before tools existed); still sent by older clients.

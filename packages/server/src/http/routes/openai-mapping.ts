@@ -63,6 +63,8 @@ function asText(message: OpenAiMessage): WindowMessage | null {
     if (message.function_call) {
       calls.push(`[function call] ${message.function_call.name}(${message.function_call.arguments})`);
     }
+    // An earlier refusal, sent back as the client received it, stays part of the conversation.
+    if (message.refusal) calls.unshift(`[refusal] ${message.refusal}`);
     const content = [contentText(message.content), ...calls].filter((t) => t !== "").join("\n");
     return content === "" ? null : { role: "assistant", content };
   }

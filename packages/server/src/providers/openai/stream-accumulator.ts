@@ -101,6 +101,8 @@ export class StreamAccumulator {
     if (typeof fn?.name === "string") parts.name += fn.name;
     if (typeof fn?.arguments === "string") parts.arguments += fn.arguments;
     const custom = asRecord(call?.custom);
+    // Later deltas of a call may omit `type`; a `custom` payload says which kind it is.
+    if (custom !== undefined) parts.type ??= "custom";
     if (typeof custom?.name === "string") parts.name += custom.name;
     if (typeof custom?.input === "string") parts.arguments += custom.input;
     this.toolCalls.set(index, parts);
