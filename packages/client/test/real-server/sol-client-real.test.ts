@@ -1,5 +1,6 @@
 import type { ThreadMementoV02 } from "@solserver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startScriptedUpstream } from "../../../server/src/index.js";
 import { SolClient, SolClientError } from "../../src/index.js";
 import { startTestServer, type TestServer } from "../support/real-server.js";
 
@@ -194,5 +195,39 @@ describe("SolClient errors and health against SolServer", () => {
 
   it("reads /healthz", async () => {
     expect(await client.healthz()).toEqual({ status: "ok", store: expect.any(String), provider: "offline" });
+  });
+});
+
+describe("SolClient against SolServer whose provider refuses", () => {
+  it("marks a 502 from an upstream 400 as final and one from an upstream 500 as retryable", async () => {
+    const upstream = await startScriptedUpstream({
+      script: [
+        { kind: "status", status: 400, body: { error: { message: "bad request to the model" } } },
+        { kind: "status", status: 500 },
+      ],
+    });
+    const server = await startTestServer({
+      backend: "sqlite-memory",
+      env: {
+        SOL_LLM: "openai",
+        SOL_LLM_BASE_URL: upstream.url,
+        SOL_LLM_MODEL: "scripted",
+        SOL_LLM_MAX_RETRIES: "0",
+      },
+    });
+    try {
+      const sol = new SolClient({ baseUrl: server.url, timeoutMs: 10_000 });
+      const refused = await rejection(
+        sol.chat({ requestId: "p-1", threadId: "p", message: "Write a haiku." }),
+      );
+      expect(refused).toMatchObject({ code: "provider_error", status: 502, retryable: false });
+      const failed = await rejection(
+        sol.chat({ requestId: "p-2", threadId: "p", message: "Write a haiku." }),
+      );
+      expect(failed).toMatchObject({ code: "provider_error", status: 502, retryable: true });
+    } finally {
+      await server.close();
+      await upstream.close();
+    }
   });
 });
