@@ -142,6 +142,11 @@ function defaultAgencyLog(line: string, tenantId: string): void {
   console.info(tenantId === "default" ? line : `${line} tenant=${tenantId}`);
 }
 
+/** True when SOL_LOG_LEVEL lets info lines through (the counter log is one). */
+function logsInfo(level: SolConfig["SOL_LOG_LEVEL"]): boolean {
+  return level === "info" || level === "debug" || level === "trace";
+}
+
 /** Assembles store, provider, engines, orchestrator and HTTP app from a validated configuration. */
 export async function createSolServer(config: SolConfig, options: SolServerOptions = {}): Promise<SolServer> {
   const modes = loadModes(config.SOL_MODES);
@@ -232,7 +237,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
   // Auth off means one tenant: log its counters from the start, zeros included.
   if (!config.SOL_API_KEYS?.size) agency.counters("default");
   const counterLog: CounterLog = startCounterLog(agency, {
-    log: options.agencyLog ?? defaultAgencyLog,
+    log: options.agencyLog ?? (logsInfo(config.SOL_LOG_LEVEL) ? defaultAgencyLog : () => {}),
     ...(options.agencyTimers === undefined ? {} : { timers: options.agencyTimers }),
   });
   const webDir = config.SOL_WEB_DIR ?? defaultWebDir();

@@ -167,6 +167,32 @@ describe("server wiring: counters log and strict finalize", () => {
     expect(timers.clearInterval).toHaveBeenCalledWith({ ms: 60_000 });
   });
 
+  it("stays quiet when SOL_LOG_LEVEL is above info", async () => {
+    const info = vi.spyOn(console, "info").mockImplementation(() => {});
+    let run: (() => void) | undefined;
+    const timers: IntervalTimers = {
+      setInterval: vi.fn((fn: () => void) => {
+        run = fn;
+        return {};
+      }),
+      clearInterval: vi.fn(),
+    };
+    try {
+      for (const level of ["silent", "warn"]) {
+        const srv = await serverAt(createManualClock(T0), { SOL_LOG_LEVEL: level }, { agencyTimers: timers });
+        run?.();
+        await srv.close();
+      }
+      expect(info).not.toHaveBeenCalled();
+      const srv = await serverAt(createManualClock(T0), { SOL_LOG_LEVEL: "info" }, { agencyTimers: timers });
+      run?.();
+      await srv.close();
+      expect(info).toHaveBeenCalledWith(expect.stringMatching(/^\[Agency 0m\] llm=0/));
+    } finally {
+      info.mockRestore();
+    }
+  });
+
   it("with PLANNING_STRICT_FINALIZE=1, tasks from the pipeline carry origin and raise no warning", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const srv = await serverAt(createManualClock(T0), { PLANNING_STRICT_FINALIZE: "1" });
