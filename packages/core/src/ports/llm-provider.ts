@@ -5,6 +5,12 @@ export type LlmRole = "system" | "user" | "assistant";
 export interface LlmMessage {
   readonly role: LlmRole;
   readonly content: string;
+  /**
+   * The message exactly as an OpenAI-style provider should receive it, when it is more than text: a
+   * tool call or tool result the client sent through the facade. `role` and `content` are then its
+   * text rendering, which everything else (hashing, token estimates, the offline provider) uses.
+   */
+  readonly providerMessage?: Readonly<Record<string, unknown>>;
 }
 
 /** Why a call is made; `usage.modelCalls` counts every one of them. */

@@ -16,6 +16,13 @@ export const DEFAULT_WINDOW_SIZE = 12;
 export interface WindowMessage {
   readonly role: LlmRole;
   readonly content: string;
+  /** See LlmMessage.providerMessage: passed to the provider in place of the text rendering. */
+  readonly providerMessage?: Readonly<Record<string, unknown>>;
+  /**
+   * True when the message only makes sense right after the one before it (a tool result after the
+   * call it answers): a window never starts with one, so trimming cannot leave a result without its call.
+   */
+  readonly continues?: boolean;
 }
 
 export interface AssemblePromptInput {
@@ -32,6 +39,8 @@ export interface AssemblePromptInput {
   readonly window: readonly WindowMessage[];
   readonly windowSize?: number | undefined;
   readonly userMessage: string;
+  /** Messages after the user message, in order: a tool call the model made this turn and its results. */
+  readonly turnTail?: readonly WindowMessage[] | undefined;
   /** Targeted fixes for the one regeneration (buildPatchDirectives). */
   readonly patchDirectives?: readonly string[] | undefined;
   /**
@@ -61,7 +70,7 @@ export interface AssembledPrompt {
  * Assembles the main-call prompt in the contract's order: Mounted Law (+ output envelope
  * instructions), Runtime Deltas (ModeDecision, rigor rules, budgets, checkpoint capsule when
  * checkpointNeeded), compiled Driver Blocks (+ patch directives), Retrieval (memento summary),
- * injected context, the last `windowSize` window messages, then the user message.
+ * injected context, the last `windowSize` window messages, the user message, then any turn tail.
  */
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   const messages: LlmMessage[] = [];
@@ -96,9 +105,11 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
 
   const size = Math.max(0, Math.floor(input.windowSize ?? DEFAULT_WINDOW_SIZE));
   const conversational = input.window.filter((m) => m.role !== "system" && m.content.length > 0);
-  const window = size === 0 ? [] : conversational.slice(-size);
-  for (const m of window) messages.push({ role: m.role, content: m.content });
+  let window = size === 0 ? [] : conversational.slice(-size);
+  while (window[0]?.continues === true) window = window.slice(1);
+  for (const m of window) messages.push(toLlmMessage(m));
   messages.push({ role: "user", content: input.userMessage });
+  for (const m of input.turnTail ?? []) messages.push(toLlmMessage(m));
 
   const frozen = messages.map((m) => Object.freeze(m));
   return Object.freeze({
@@ -116,6 +127,12 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     patchDirectiveCount: patchDirectives.length,
     promptHash: hashPromptMessages(frozen, input.sha256Hex),
   });
+}
+
+function toLlmMessage(m: WindowMessage): LlmMessage {
+  return m.providerMessage === undefined
+    ? { role: m.role, content: m.content }
+    : { role: m.role, content: m.content, providerMessage: m.providerMessage };
 }
 
 /** The prompt hash of a message list, as recorded in AssembledPrompt.promptHash. */

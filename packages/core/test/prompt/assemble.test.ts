@@ -149,6 +149,41 @@ describe("assemblePrompt boundedness and determinism", () => {
     expect(withSystem.windowCount).toBe(2);
   });
 
+  it("never starts the window with a message that continues another; structured messages pass through", () => {
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c1" }] };
+    const result = { role: "tool", tool_call_id: "c1", content: "42" };
+    const window: WindowMessage[] = [
+      { role: "assistant", content: "[tool call c1] f()", providerMessage: call },
+      { role: "user", content: "[tool result c1] 42", providerMessage: result, continues: true },
+      { role: "assistant", content: "It is 42." },
+      { role: "user", content: "Thanks" },
+    ];
+    const full = assemblePrompt(base({ window, windowSize: 4 }));
+    expect(full.windowCount).toBe(4);
+    expect(
+      full.messages.filter((m) => m.providerMessage !== undefined).map((m) => m.providerMessage),
+    ).toEqual([call, result]);
+    // A window of 3 would start at the tool result, cut from its call: it starts after it instead.
+    const cut = assemblePrompt(base({ window, windowSize: 3 }));
+    expect(cut.windowCount).toBe(2);
+    expect(cut.messages.some((m) => m.providerMessage !== undefined)).toBe(false);
+  });
+
+  it("places the turn tail after the user message", () => {
+    const tail: WindowMessage[] = [
+      {
+        role: "assistant",
+        content: "[tool call c2] g()",
+        providerMessage: { role: "assistant", tool_calls: [] },
+      },
+      { role: "user", content: "[tool result c2] ok", providerMessage: { role: "tool" }, continues: true },
+    ];
+    const prompt = assemblePrompt(base({ turnTail: tail }));
+    const userAt = prompt.messages.findIndex((m) => m.content === "What should I do next?");
+    expect(prompt.messages.slice(userAt + 1).map((m) => m.content)).toEqual(tail.map((m) => m.content));
+    expect(prompt.promptHash).not.toBe(assemblePrompt(base()).promptHash);
+  });
+
   it("never exceeds the window size and always ends with the user message (property)", () => {
     fc.assert(
       fc.property(

@@ -255,7 +255,8 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       policy,
       memento: retrievalMemento,
       windowSize: opts.windowSize,
-      userMessage: message,
+      userMessage: ctx.promptUserMessage ?? message,
+      ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
       ...(packet.budgets ? { budgets: packet.budgets } : {}),
       ...(modeDecision.checkpointNeeded
         ? { checkpointCapsule: buildCheckpointCapsule(baseline.memento, modeDecision) }

@@ -13,6 +13,13 @@ export interface TurnContext {
   readonly instructions?: readonly string[];
   /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
   readonly passthrough?: Readonly<Record<string, unknown>>;
+  /**
+   * Structured messages after the user's message (the facade's tool call of this turn and its
+   * results). With it, `promptUserMessage` is the user's own text and the packet's message (stored,
+   * routed, checked) is that text with the tail rendered after it.
+   */
+  readonly turnTail?: readonly WindowMessage[];
+  readonly promptUserMessage?: string;
 }
 
 export interface TurnOutcome {

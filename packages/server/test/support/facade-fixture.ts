@@ -6,7 +6,7 @@ import { type Backend, startTestServer, type TestServer } from "./test-server.js
 
 /** A request body as the scripted upstream received it. */
 export interface SentBody {
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string | null }[];
   [key: string]: unknown;
 }
 
@@ -56,7 +56,7 @@ export function useFacadeWithScriptedModel(backend: Backend): FacadeFixture {
     },
     lastMainBody() {
       const bodies = ready(model).upstream.requests.map((r) => r.body as SentBody);
-      const main = bodies.filter((b) => !b.messages.some((m) => m.content.includes("mode selector")));
+      const main = bodies.filter((b) => !b.messages.some((m) => m.content?.includes("mode selector")));
       const last = main.at(-1);
       if (!last) throw new Error("no main call recorded");
       return last;

@@ -57,7 +57,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           details,
         });
       }
-      const { packet, window, instructions, passthrough, bodyHash } = turn.value;
+      const { packet, window, instructions, passthrough, bodyHash, turnTail, promptUserMessage } = turn.value;
       const outcome = await deps.turns.runTurn(
         {
           tenantId: req.tenantId,
@@ -65,6 +65,8 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           window,
           instructions,
           ...(passthrough ? { passthrough } : {}),
+          ...(turnTail ? { turnTail } : {}),
+          ...(promptUserMessage === undefined ? {} : { promptUserMessage }),
         },
         packet,
       );

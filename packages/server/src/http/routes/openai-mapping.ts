@@ -37,6 +37,9 @@ export interface FacadeTurn {
   readonly window: readonly WindowMessage[];
   readonly instructions: readonly string[];
   readonly passthrough?: Readonly<Record<string, unknown>>;
+  /** With tools: the messages after the last user message, structured, and the user's own text. */
+  readonly turnTail?: readonly WindowMessage[];
+  readonly promptUserMessage?: string;
   readonly bodyHash: string;
 }
 
@@ -72,6 +75,20 @@ function asText(message: OpenAiMessage): WindowMessage | null {
   return content === "" ? null : { role: message.role === "user" ? "user" : "assistant", content };
 }
 
+/**
+ * {@link asText}, keeping a tool call or tool result as the provider should receive it (unchanged)
+ * when the request uses tools; a result is marked as continuing its call, so trimming keeps them together.
+ */
+function asEntry(message: OpenAiMessage, structured: boolean): WindowMessage | null {
+  const entry = asText(message);
+  if (entry === null || !structured) return entry;
+  const isResult = message.role === "tool" || message.role === "function";
+  const isCall =
+    message.role === "assistant" && ((message.tool_calls?.length ?? 0) > 0 || message.function_call != null);
+  if (!isResult && !isCall) return entry;
+  return { ...entry, providerMessage: message, ...(isResult ? { continues: true } : {}) };
+}
+
 /** True when the request asks for function calling (which only a real provider can honour). */
 export function wantsTools(body: ChatCompletionRequest): boolean {
   return (body.tools?.length ?? 0) > 0 || (body.functions?.length ?? 0) > 0;
@@ -80,8 +97,10 @@ export function wantsTools(body: ChatCompletionRequest): boolean {
 /**
  * Maps an OpenAI request onto one governed turn. The last user message is the turn; the messages
  * before it are the prompt window (the client holds the conversation, so it is not read back from the
- * store); system and developer messages become caller instructions; tool results that follow the last user message
- * are appended to the turn's text so the model sees them.
+ * store); system and developer messages become caller instructions. Messages after the last user
+ * message (the model's tool call and its results) are appended to the turn's text, which is stored and
+ * governed; with tools they also reach the provider as they came, after the user's message, and tool
+ * calls and results in the window do too.
  */
 export function toFacadeTurn(
   body: ChatCompletionRequest,
@@ -90,7 +109,8 @@ export function toFacadeTurn(
   const lastUser = body.messages.findLastIndex((m) => m.role === "user");
   const instructions: string[] = [];
   const window: WindowMessage[] = [];
-  const trailing: string[] = [];
+  const trailing: WindowMessage[] = [];
+  const structured = wantsTools(body);
   body.messages.forEach((message, index) => {
     if (index === lastUser) return;
     if (message.role === "system" || message.role === "developer") {
@@ -98,13 +118,14 @@ export function toFacadeTurn(
       if (text !== "") instructions.push(`Client instructions:\n${text}`);
       return;
     }
-    const entry = asText(message);
+    const entry = asEntry(message, structured);
     if (entry === null) return;
     if (index < lastUser) window.push(entry);
-    else trailing.push(entry.content);
+    else trailing.push(entry);
   });
   const userText = contentText(body.messages[lastUser]?.content);
-  const message = [userText, ...trailing].filter((t) => t !== "").join("\n\n");
+  const message = [userText, ...trailing.map((t) => t.content)].filter((t) => t !== "").join("\n\n");
+  const tail = structured && trailing.length > 0 ? { turnTail: trailing, promptUserMessage: userText } : {};
   const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const packet = PacketInput.safeParse({
     requestId: ids.requestId,
@@ -135,6 +156,7 @@ export function toFacadeTurn(
       window,
       instructions,
       ...(Object.keys(passthrough).length > 0 ? { passthrough } : {}),
+      ...tail,
       bodyHash: sha256Hex(canonicalJson({ facade: "openai", threadId: ids.threadId, body: hashed })),
     },
   };

@@ -18,7 +18,8 @@ export function buildChatBody(model: string, request: LlmRequest, stream: boolea
   // A client that names `max_completion_tokens` (newer models refuse `max_tokens`) gets only that one.
   if (body.max_completion_tokens !== undefined) delete body.max_tokens;
   body.model = model;
-  body.messages = request.messages.map((m) => ({ role: m.role, content: m.content }));
+  // A structured message (a tool call or result the client sent) goes as it came; the rest as text.
+  body.messages = request.messages.map((m) => m.providerMessage ?? { role: m.role, content: m.content });
   if (stream) body.stream = true;
   return body;
 }

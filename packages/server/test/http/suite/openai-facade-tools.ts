@@ -50,9 +50,39 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
         ],
       });
       expect(answer.choices[0]?.message.content).toBe("Lyon is at 12°C.");
-      expect(lastMainBody().messages.at(-1)?.content).toContain(
-        '[function result get_weather] {"temp_c":12}',
-      );
+      expect(lastMainBody().messages.slice(-2)).toEqual([
+        { role: "assistant", content: null, function_call: functionCall },
+        { role: "function", name: "get_weather", content: '{"temp_c":12}' },
+      ]);
+    });
+
+    it("never sends a tool result whose call the window trimmed away", async () => {
+      const call = {
+        id: "call_old",
+        type: "function" as const,
+        function: { name: "get_weather", arguments: "{}" },
+      };
+      const chatter = Array.from({ length: 10 }, (_, i) => ({
+        role: (i % 2 === 0 ? "user" : "assistant") as "user" | "assistant",
+        content: `small talk ${i}`,
+      }));
+      await fx.client.chat.completions.create({
+        model: "sol",
+        tools: [{ type: "function", function: weatherFunction }],
+        messages: [
+          { role: "user", content: "Weather?" },
+          { role: "assistant", content: null, tool_calls: [call] },
+          { role: "tool", tool_call_id: "call_old", content: '{"temp_c":9}' },
+          { role: "assistant", content: "It is 9°C." },
+          ...chatter,
+          { role: "user", content: "And tomorrow?" },
+        ],
+      });
+      // The window keeps the last 12 of 14 earlier messages, which would start at the tool result.
+      const sent = lastMainBody().messages.filter((m) => m.role !== "system");
+      expect(sent.some((m) => m.role === "tool")).toBe(false);
+      expect(sent[0]).toEqual({ role: "assistant", content: "It is 9°C." });
+      expect(sent.at(-1)).toEqual({ role: "user", content: "And tomorrow?" });
     });
 
     it("streams a legacy function_call as a function_call delta", async () => {

@@ -90,7 +90,7 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       ]);
       expect(contents.join("\n")).not.toContain("Stored turn");
       const system = sent.messages.filter((m) => m.role === "system").map((m) => m.content);
-      expect(system.some((c) => c.includes("Answer like a ship's captain."))).toBe(true);
+      expect(system.some((c) => c?.includes("Answer like a ship's captain."))).toBe(true);
       expect(sent.temperature).toBe(0.3);
       expect(sent.model).toBe("scripted");
     });
@@ -105,7 +105,7 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
       });
       const sent = lastMainBody();
       const system = sent.messages.filter((m) => m.role === "system").map((m) => m.content);
-      expect(system.some((c) => c.includes("Always answer in haiku."))).toBe(true);
+      expect(system.some((c) => c?.includes("Always answer in haiku."))).toBe(true);
       expect(sent.messages.map((m) => m.role)).not.toContain("developer");
       expect(sent.messages.at(-1)).toMatchObject({ role: "user", content: "Tell me about autumn." });
     });
@@ -183,10 +183,15 @@ export function openAiFacadeUpstreamSuite(backend: Backend): void {
         ],
       });
       expect(answer.choices[0]?.message.content).toBe("It is 18°C and sunny in Paris.");
-      const last = lastMainBody().messages.at(-1);
-      expect(last?.role).toBe("user");
-      expect(last?.content).toContain("What is the weather in Paris right now?");
-      expect(last?.content).toContain('[tool result call_weather_1] {"temp_c":18,"sky":"sunny"}');
+      // The user's message, then the call and its result exactly as the client sent them.
+      expect(lastMainBody().messages.slice(-3)).toEqual([
+        { role: "user", content: "What is the weather in Paris right now?" },
+        { role: "assistant", content: null, tool_calls: [toolCall] },
+        { role: "tool", tool_call_id: "call_weather_1", content: '{"temp_c":18,"sky":"sunny"}' },
+      ]);
+      // The stored turn (what later turns, routing and checkpoints see) carries the result as text.
+      const stored = await fx.srv.server.store.messages.listRecent("default", "openai:default", 2);
+      expect(stored[0]?.content).toContain('[tool result call_weather_1] {"temp_c":18,"sky":"sunny"}');
     });
 
     it("streams tool calls as a tool_calls delta with finish_reason tool_calls", async () => {
