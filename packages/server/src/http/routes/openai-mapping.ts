@@ -75,18 +75,52 @@ function asText(message: OpenAiMessage): WindowMessage | null {
   return content === "" ? null : { role: message.role === "user" ? "user" : "assistant", content };
 }
 
+/** The fields of a tool call or result the provider receives (anything else the client added stays behind). */
+const PROVIDER_FIELDS = ["role", "content", "tool_calls", "function_call", "tool_call_id", "name"] as const;
+
 /**
- * {@link asText}, keeping a tool call or tool result as the provider should receive it (unchanged)
- * when the request uses tools; a result is marked as continuing its call, so trimming keeps them together.
+ * {@link asText}, keeping a tool call or tool result as the provider should receive it when it belongs
+ * to a complete exchange (`paired`); a result is marked as continuing its call, so trimming keeps them
+ * together.
  */
-function asEntry(message: OpenAiMessage, structured: boolean): WindowMessage | null {
+function asEntry(message: OpenAiMessage, paired: boolean): WindowMessage | null {
   const entry = asText(message);
-  if (entry === null || !structured) return entry;
+  if (entry === null || !paired) return entry;
+  const providerMessage: Record<string, unknown> = {};
+  for (const key of PROVIDER_FIELDS) {
+    const value = (message as Record<string, unknown>)[key];
+    if (value !== undefined) providerMessage[key] = value;
+  }
   const isResult = message.role === "tool" || message.role === "function";
-  const isCall =
-    message.role === "assistant" && ((message.tool_calls?.length ?? 0) > 0 || message.function_call != null);
-  if (!isResult && !isCall) return entry;
-  return { ...entry, providerMessage: message, ...(isResult ? { continues: true } : {}) };
+  return { ...entry, providerMessage, ...(isResult ? { continues: true } : {}) };
+}
+
+/**
+ * Positions (in `messages`) of the tool exchanges OpenAI accepts as they are: an assistant
+ * `tool_calls` message directly followed by a result for every one of its ids, or a `function_call`
+ * directly followed by its `function` result. Anything else (a call whose result the client dropped,
+ * a result on its own, results split by another message) is sent as text, as it always could be.
+ */
+function completeExchanges(messages: readonly OpenAiMessage[]): Set<number> {
+  const keep = new Set<number>();
+  messages.forEach((message, i) => {
+    if (message.role !== "assistant") return;
+    const ids = new Set((message.tool_calls ?? []).map((c) => c.id));
+    if (ids.size > 0) {
+      const results: number[] = [];
+      for (let j = i + 1; j < messages.length; j += 1) {
+        const next = messages[j];
+        if (next?.role !== "tool" || !ids.has(next.tool_call_id)) break;
+        ids.delete(next.tool_call_id);
+        results.push(j);
+      }
+      if (ids.size === 0) for (const k of [i, ...results]) keep.add(k);
+    } else if (message.function_call != null && messages[i + 1]?.role === "function") {
+      keep.add(i);
+      keep.add(i + 1);
+    }
+  });
+  return keep;
 }
 
 /** True when the request asks for function calling (which only a real provider can honour). */
@@ -111,14 +145,19 @@ export function toFacadeTurn(
   const window: WindowMessage[] = [];
   const trailing: WindowMessage[] = [];
   const structured = wantsTools(body);
-  body.messages.forEach((message, index) => {
+  // System messages become instructions, so exchanges are judged on the conversation without them.
+  const conversation = body.messages.flatMap((message, index) =>
+    message.role === "system" || message.role === "developer" ? [] : [{ message, index }],
+  );
+  const paired = structured ? completeExchanges(conversation.map((c) => c.message)) : new Set<number>();
+  for (const message of body.messages) {
+    if (message.role !== "system" && message.role !== "developer") continue;
+    const text = contentText(message.content);
+    if (text !== "") instructions.push(`Client instructions:\n${text}`);
+  }
+  conversation.forEach(({ message, index }, position) => {
     if (index === lastUser) return;
-    if (message.role === "system" || message.role === "developer") {
-      const text = contentText(message.content);
-      if (text !== "") instructions.push(`Client instructions:\n${text}`);
-      return;
-    }
-    const entry = asEntry(message, structured);
+    const entry = asEntry(message, paired.has(position));
     if (entry === null) return;
     if (index < lastUser) window.push(entry);
     else trailing.push(entry);

@@ -85,6 +85,42 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       expect(sent.at(-1)).toEqual({ role: "user", content: "And tomorrow?" });
     });
 
+    it("sends incomplete tool exchanges as text, so the provider never gets an order it refuses", async () => {
+      const call = (id: string) => ({
+        id,
+        type: "function" as const,
+        function: { name: "get_weather", arguments: "{}" },
+      });
+      const tools = [{ type: "function" as const, function: weatherFunction }];
+      const histories: OpenAI.Chat.Completions.ChatCompletionMessageParam[][] = [
+        // A cancelled call: the user spoke again instead of sending its result.
+        [
+          { role: "user", content: "Weather?" },
+          { role: "assistant", content: null, tool_calls: [call("c1")] },
+          { role: "user", content: "Never mind, tell me a joke." },
+        ],
+        // A result on its own (the client trimmed its history).
+        [
+          { role: "user", content: "Hi" },
+          { role: "tool", tool_call_id: "c0", content: "{}" },
+          { role: "assistant", content: "Hello." },
+          { role: "user", content: "How are you?" },
+        ],
+        // Results split by the last user message.
+        [
+          { role: "user", content: "Weather in two cities?" },
+          { role: "assistant", content: null, tool_calls: [call("c1"), call("c2")] },
+          { role: "tool", tool_call_id: "c1", content: '{"temp_c":1}' },
+          { role: "user", content: "Hurry up." },
+          { role: "tool", tool_call_id: "c2", content: '{"temp_c":2}' },
+        ],
+      ];
+      for (const messages of histories) {
+        await fx.client.chat.completions.create({ model: "sol", tools, messages });
+        expect(toolOrderProblems(lastMainBody().messages)).toEqual([]);
+      }
+    });
+
     it("streams a legacy function_call as a function_call delta", async () => {
       const functionCall = { name: "get_weather", arguments: '{"city":"Nice"}' };
       fx.model.reply({
@@ -221,4 +257,25 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       expect(fx.model.counts.main + fx.model.counts.selector).toBe(before);
     });
   });
+}
+
+/** Where a message list breaks OpenAI's tool rules: every call answered right after it, no stray result. */
+function toolOrderProblems(messages: readonly Record<string, unknown>[]): string[] {
+  const problems: string[] = [];
+  for (let i = 0; i < messages.length; i += 1) {
+    const m = messages[i] ?? {};
+    const calls = (m.tool_calls as { id: string }[] | undefined) ?? [];
+    if (m.role === "assistant" && calls.length > 0) {
+      const open = new Set(calls.map((c) => c.id));
+      let j = i + 1;
+      for (; messages[j]?.role === "tool" && open.has(messages[j]?.tool_call_id as string); j += 1) {
+        open.delete(messages[j]?.tool_call_id as string);
+      }
+      if (open.size > 0) problems.push(`call at ${i} lacks results for ${[...open].join(",")}`);
+      i = j - 1;
+    } else if (m.role === "tool") {
+      problems.push(`stray tool result at ${i}`);
+    }
+  }
+  return problems;
 }
