@@ -1,9 +1,6 @@
 import {
-  type BreakpointDecision,
   buildCheckpointCapsule,
   type ChatResponse,
-  decideBreakpointAction,
-  extractBreakpointSignalKinds,
   type LlmCallPurpose,
   type LlmResponse,
   type ModeDecision,
@@ -11,16 +8,16 @@ import {
   policyHints,
   resolveBaselineMemento,
   SolError,
-  shouldFreezeSummaryAtPeak,
   type TransmissionRecord,
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
+import { decideTurnBreakpoint } from "./breakpoint-phase.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
 import { assembleWithinBudget } from "./input-budget.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
-import { routeTurn } from "./routing-phase.js";
+import { applyCheckpointPolicy, routeTurn } from "./routing-phase.js";
 import { describeToolCalls } from "./tool-calls.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { buildTurnResponse } from "./turn-response.js";
@@ -203,36 +200,14 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       trace,
       onCall,
     });
-    let modeDecision: ModeDecision = routed;
-    const checkpoint = opts.engines.checkpointPolicy.decide({
-      modeDecision,
+    const modeDecision: ModeDecision = applyCheckpointPolicy({
+      engines: opts.engines,
+      modeDecision: routed,
+      message,
       messageCount,
-      message,
-      ...(previousModeLabel ? { previousModeLabel } : {}),
+      previousModeLabel,
     });
-    if (checkpoint.needed && !modeDecision.checkpointNeeded) {
-      modeDecision = {
-        ...modeDecision,
-        checkpointNeeded: true,
-        reasons: [...modeDecision.reasons, ...checkpoint.reasons.map((r) => `checkpoint: ${r}`)].slice(0, 16),
-      };
-    }
-
-    const decision: BreakpointDecision = decideBreakpointAction({
-      message,
-      signalKinds: extractBreakpointSignalKinds(packet),
-    });
-    const peakGuardrailActive = shouldFreezeSummaryAtPeak({
-      phase: baseline.memento?.affect.rollup.phase,
-      intensityBucket: baseline.memento?.affect.rollup.intensityBucket,
-      decision,
-    });
-    trace.add("breakpoint", "completed", `Breakpoint decision: ${decision.toUpperCase()}`, {
-      kind: "breakpoint_engine",
-      decision,
-      peakGuardrailActive,
-      source: baseline.source === "request" ? "request" : "stored_latest",
-    });
+    const { decision, peakGuardrailActive } = decideTurnBreakpoint({ packet, baseline, trace });
 
     const policyResult = opts.engines.policy.resolve({
       ...policyRequest(packet),

@@ -63,3 +63,29 @@ export async function routeTurn(args: {
   );
   return parsed.decision;
 }
+
+/**
+ * The routed decision with `checkpointNeeded` raised when the checkpoint policy asks for one (a long
+ * thread, a mode change...), its reasons appended (at most 16 in all).
+ */
+export function applyCheckpointPolicy(args: {
+  readonly engines: TurnEngines;
+  readonly modeDecision: ModeDecision;
+  readonly message: string;
+  readonly messageCount: number;
+  readonly previousModeLabel: string | undefined;
+}): ModeDecision {
+  const { modeDecision, previousModeLabel } = args;
+  const checkpoint = args.engines.checkpointPolicy.decide({
+    modeDecision,
+    messageCount: args.messageCount,
+    message: args.message,
+    ...(previousModeLabel ? { previousModeLabel } : {}),
+  });
+  if (!checkpoint.needed || modeDecision.checkpointNeeded) return modeDecision;
+  return {
+    ...modeDecision,
+    checkpointNeeded: true,
+    reasons: [...modeDecision.reasons, ...checkpoint.reasons.map((r) => `checkpoint: ${r}`)].slice(0, 16),
+  };
+}
