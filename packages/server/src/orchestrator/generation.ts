@@ -106,37 +106,22 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     "model",
   );
   const toolCalls = toolCallsOf(response.raw);
-  if (toolCalls.length > 0 && response.text.trim() === "") {
-    // A tool-call-only reply is the client's next step, not prose: there is no envelope to validate.
-    input.trace.add("validate", "completed", "Tool calls returned; no reply text to validate", {
+  const direct = directReply(response, toolCalls);
+  if (direct !== null) {
+    input.trace.add("validate", "completed", direct.summary, {
       purpose,
-      parse: "tool_calls",
-      toolCalls: toolCalls.map(toolCallName),
+      parse: direct.parse,
+      ...(direct.parse === "tool_calls" ? { toolCalls: toolCalls.map(toolCallName) } : {}),
       violations: [],
     });
     const lint: LintResult = { passed: true, violations: [] };
-    return { response, envelope: { assistant_text: "" }, lint, prompt, toolCalls } satisfies Attempt;
-  }
-  const refusal = toolCalls.length === 0 && response.text.trim() === "" ? refusalOf(response.raw) : null;
-  const filtered =
-    toolCalls.length === 0 && response.text.trim() === "" && response.finishReason === "content_filter";
-  if (refusal !== null || filtered) {
-    // The provider declined (a refusal) or filtered the reply away: that is the answer, and asking
-    // again would only cost a call.
-    input.trace.add(
-      "validate",
-      "completed",
-      refusal !== null ? "The provider refused; the refusal is the reply" : "The provider filtered the reply",
-      { purpose, parse: refusal !== null ? "refusal" : "content_filter", violations: [] },
-    );
-    const lint: LintResult = { passed: true, violations: [] };
     return {
       response,
-      envelope: { assistant_text: refusal ?? "" },
+      envelope: { assistant_text: direct.text },
       lint,
       prompt,
       toolCalls,
-      ...(refusal === null ? {} : { refusal }),
+      ...(direct.refusal === undefined ? {} : { refusal: direct.refusal }),
     } satisfies Attempt;
   }
   const parsed = readEnvelope(response);
@@ -158,6 +143,39 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     },
   );
   return { response, envelope: parsed.envelope, lint, prompt, toolCalls } satisfies Attempt;
+}
+
+/**
+ * A reply with no envelope to validate, and nothing a regeneration would fix: tool calls only (the
+ * client's next step), the provider's refusal (which is the reply), or a reply the provider filtered
+ * away. Null for an ordinary reply.
+ */
+function directReply(
+  response: LlmResponse,
+  toolCalls: readonly ToolCall[],
+): {
+  readonly parse: string;
+  readonly summary: string;
+  readonly text: string;
+  readonly refusal?: string;
+} | null {
+  if (response.text.trim() !== "") return null;
+  if (toolCalls.length > 0) {
+    return { parse: "tool_calls", summary: "Tool calls returned; no reply text to validate", text: "" };
+  }
+  const refusal = refusalOf(response.raw);
+  if (refusal !== null) {
+    return {
+      parse: "refusal",
+      summary: "The provider refused; the refusal is the reply",
+      text: refusal,
+      refusal,
+    };
+  }
+  if (response.finishReason === "content_filter") {
+    return { parse: "content_filter", summary: "The provider filtered the reply", text: "" };
+  }
+  return null;
 }
 
 /**

@@ -58,13 +58,14 @@ export function toolCallName(call: ToolCall): string {
   return call.type === "custom" ? call.custom.name : call.function.name;
 }
 
+/** A call as text: `name(arguments)` for a function, `name: input` for a custom tool. */
+export function toolCallText(call: ToolCall): string {
+  return call.type === "custom"
+    ? `${call.custom.name}: ${call.custom.input}`
+    : `${call.function.name}(${call.function.arguments})`;
+}
+
 /** A one-line text stand-in for a tool-call-only reply, so the stored thread history stays readable. */
 export function describeToolCalls(calls: readonly ToolCall[]): string {
-  return calls
-    .map((c) =>
-      c.type === "custom"
-        ? `[tool call] ${c.custom.name}: ${c.custom.input}`
-        : `[tool call] ${c.function.name}(${c.function.arguments})`,
-    )
-    .join("\n");
+  return calls.map((c) => `[tool call] ${toolCallText(c)}`).join("\n");
 }

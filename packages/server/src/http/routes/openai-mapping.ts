@@ -1,4 +1,5 @@
 import { PacketInput, type Result, type WindowMessage } from "@solserver/core";
+import { toolCallText } from "../../orchestrator/tool-calls.js";
 import type { TurnOutcome } from "../../orchestrator/turn-service.js";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
 import type {
@@ -58,11 +59,7 @@ function asText(message: OpenAiMessage): WindowMessage | null {
     return { role: "user", content: `[function result ${message.name}] ${contentText(message.content)}` };
   }
   if (message.role === "assistant") {
-    const calls = (message.tool_calls ?? []).map((c) =>
-      c.type === "custom"
-        ? `[tool call ${c.id}] ${c.custom.name}: ${c.custom.input}`
-        : `[tool call ${c.id}] ${c.function.name}(${c.function.arguments})`,
-    );
+    const calls = (message.tool_calls ?? []).map((c) => `[tool call ${c.id}] ${toolCallText(c)}`);
     if (message.function_call) {
       calls.push(`[function call] ${message.function_call.name}(${message.function_call.arguments})`);
     }
@@ -146,15 +143,16 @@ export function toFacadeTurn(
   const trailing: WindowMessage[] = [];
   const structured = wantsTools(body);
   // System messages become instructions, so exchanges are judged on the conversation without them.
-  const conversation = body.messages.flatMap((message, index) =>
-    message.role === "system" || message.role === "developer" ? [] : [{ message, index }],
-  );
-  const paired = structured ? completeExchanges(conversation.map((c) => c.message)) : new Set<number>();
-  for (const message of body.messages) {
-    if (message.role !== "system" && message.role !== "developer") continue;
+  const conversation: { message: OpenAiMessage; index: number }[] = [];
+  body.messages.forEach((message, index) => {
+    if (message.role !== "system" && message.role !== "developer") {
+      conversation.push({ message, index });
+      return;
+    }
     const text = contentText(message.content);
     if (text !== "") instructions.push(`Client instructions:\n${text}`);
-  }
+  });
+  const paired = structured ? completeExchanges(conversation.map((c) => c.message)) : new Set<number>();
   conversation.forEach(({ message, index }, position) => {
     if (index === lastUser) return;
     const entry = asEntry(message, paired.has(position));
