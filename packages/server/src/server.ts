@@ -40,7 +40,8 @@ import { buildApp } from "./http/app.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";
 import { createProvider } from "./providers/index.js";
-import { createAgencyStore, openStore, type SqlSolStore } from "./store/index.js";
+import { createAgencyStore, type SqlSolStore } from "./store/index.js";
+import { isThreadedStore, openStoreOn } from "./store/worker/open-threaded.js";
 import { randomIds } from "./util/ids.js";
 
 export interface SolServerOptions {
@@ -171,7 +172,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         openai: { timeoutMs: config.SOL_LLM_TIMEOUT_MS, maxRetries: config.SOL_LLM_MAX_RETRIES },
       },
     );
-  const store = options.store ?? (await openStore(config.SOL_DB_URL));
+  const agencyOptions = {
+    isProduction: config.production,
+    strictFinalize: config.PLANNING_STRICT_FINALIZE === "1",
+  };
+  const store =
+    options.store ?? (await openStoreOn(config.SOL_DB_URL, config.SOL_DB_THREAD, { agency: agencyOptions }));
   const builtins = [
     ...builtinExecutors({
       reminders: store.reminders,
@@ -225,10 +231,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     contextInjector: createCheckpointContextInjector(checkpoints),
   });
   const agency = createAgencyService({
-    store: createAgencyStore(store, {
-      isProduction: config.production,
-      strictFinalize: config.PLANNING_STRICT_FINALIZE === "1",
-    }),
+    store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),
     clock,
     ids: randomIds,
     production: config.production,

@@ -52,6 +52,11 @@ export const SolConfigSchema = z
     SOL_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     SOL_HOST: z.string().min(1).default("127.0.0.1"),
     SOL_DB_URL: z.string().min(1).default("sqlite:./data/sol.db"),
+    /**
+     * Where a SQLite file store runs: "worker" (its own thread, off the request path), "main" (the
+     * request thread), or "auto" (worker for a SQLite file, main otherwise).
+     */
+    SOL_DB_THREAD: z.enum(["auto", "main", "worker"]).default("auto"),
     SOL_API_KEYS: ApiKeys.optional(),
     SOL_LLM: z.enum(["offline", "openai"]).default("offline"),
     SOL_LLM_BASE_URL: z.string().url().optional(),

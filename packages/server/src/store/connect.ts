@@ -33,7 +33,8 @@ export async function connect(location: StoreLocation, settings: ConnectSettings
     : connectPostgres(location.connectionString, location.schema, settings);
 }
 
-function connectSqlite(path: string, memory: boolean, settings: ConnectSettings): Connection {
+/** Opens a SQLite connection synchronously (better-sqlite3 is synchronous); see {@link connect}. */
+export function connectSqlite(path: string, memory: boolean, settings: ConnectSettings): Connection {
   let file = ":memory:";
   let mutexKey: string | null = null;
   if (!memory) {

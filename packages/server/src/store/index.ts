@@ -19,3 +19,9 @@ export { createTaskStore, type SqlTaskStore, type TaskStoreOptions } from "./tas
 export { createThoughtStore, type ThoughtEntry, type ThoughtHistoryStore } from "./thought-store.js";
 export { canonicalEventJson, GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "./trace-hash.js";
 export { assertTransition } from "./transmission-store.js";
+export { isThreadedStore, openStoreOn, type StoreThread } from "./worker/open-threaded.js";
+export {
+  openWorkerStore,
+  type ThreadedSqlStore,
+  type WorkerStoreOptions,
+} from "./worker/open-worker-store.js";

@@ -20,7 +20,7 @@ export type { ContractDatabase, ContractOptions, MakeDatabase } from "./contract
  */
 export function runStoreContract(name: string, makeStore: MakeDatabase, options: ContractOptions): void {
   describe(`SolStore contract: ${name}`, () => {
-    const harness = useHarness(makeStore);
+    const harness = useHarness(makeStore, options.openStore);
     migrationContract(harness, options);
     transmissionContract(harness, options);
     messageContract(harness);

@@ -16,6 +16,7 @@ import {
   type SqlSolStore,
   type TaskStoreOptions,
 } from "../../../src/store/index.js";
+import { isThreadedStore } from "../../../src/store/worker/open-threaded.js";
 import type { Harness } from "./harness.js";
 
 const A = "tenant-a";
@@ -58,6 +59,8 @@ async function open(
   options: TaskStoreOptions = {},
 ): Promise<AgencyStore & { readonly sql: SqlSolStore }> {
   const store = await harness.open();
+  // A store on its own thread brings its agency store (calls cross threads); a warn hook cannot.
+  if (isThreadedStore(store) && Object.keys(options).length === 0) return { ...store.agency, sql: store };
   return { ...createAgencyStore(store, { warn: () => {}, ...options }), sql: store };
 }
 

@@ -17,6 +17,8 @@ export type MakeDatabase = () => Promise<ContractDatabase>;
 export interface ContractOptions {
   /** Two stores opened on one URL share data (false only for sqlite::memory:). */
   readonly sharedUrl: boolean;
+  /** How the backend opens a store; default openStore (the calling thread). */
+  readonly openStore?: (url: string, options: OpenStoreOptions) => Promise<SqlSolStore>;
 }
 
 /** Per-test access to the backend under test. */
@@ -27,7 +29,10 @@ export interface Harness {
 }
 
 /** Registers beforeEach/afterEach that give every test a fresh database and close what it opened. */
-export function useHarness(makeDatabase: MakeDatabase): Harness {
+export function useHarness(
+  makeDatabase: MakeDatabase,
+  open: (url: string, options: OpenStoreOptions) => Promise<SqlSolStore> = openStore,
+): Harness {
   let database: ContractDatabase | null = null;
   const opened: SqlSolStore[] = [];
   beforeEach(async () => {
@@ -47,7 +52,7 @@ export function useHarness(makeDatabase: MakeDatabase): Harness {
       return current().url;
     },
     async open(options = {}) {
-      const store = await openStore(current().url, {
+      const store = await open(current().url, {
         clock: createManualClock(Date.parse(T0)),
         ...options,
       });

@@ -1,0 +1,30 @@
+import { SolError } from "@solserver/core";
+import { openStore, type SqlSolStore } from "../open-store.js";
+import { parseStoreUrl } from "../store-url.js";
+import { openWorkerStore, type ThreadedSqlStore, type WorkerStoreOptions } from "./open-worker-store.js";
+
+/** Where a store runs: its own thread, the calling thread, or the thread for a SQLite file. */
+export type StoreThread = "auto" | "main" | "worker";
+
+/** True for a store that runs on its own thread (it brings its own agency store). */
+export function isThreadedStore(store: SqlSolStore): store is ThreadedSqlStore {
+  return "agency" in store && typeof (store as { agency?: unknown }).agency === "object";
+}
+
+/**
+ * Opens the store `url` names on the thread asked for: "worker" needs a SQLite file; "auto" puts a
+ * SQLite file on a worker thread and anything else (PostgreSQL, SQLite in memory) on this one.
+ */
+export async function openStoreOn(
+  url: string,
+  thread: StoreThread,
+  options: Pick<WorkerStoreOptions, "agency"> = {},
+): Promise<SqlSolStore> {
+  const location = parseStoreUrl(url);
+  const sqliteFile = location.ok && location.value.kind === "sqlite" && !location.value.memory;
+  if (thread === "worker" && !sqliteFile) {
+    throw new SolError("invalid_input", "SOL_DB_THREAD=worker needs a SQLite file store (sqlite:<path>)");
+  }
+  if (thread === "worker" || (thread === "auto" && sqliteFile)) return openWorkerStore(url, options);
+  return openStore(url);
+}

@@ -1,0 +1,217 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { type Clock, SolError } from "@solserver/core";
+import type { Kysely } from "kysely";
+import type { AgencyStore } from "../agency-store.js";
+import { connectSqlite } from "../connect.js";
+import type { MigrateOptions } from "../migrate.js";
+import { runMigrations } from "../migrate.js";
+import type { SqlSolStore } from "../open-store.js";
+import type { StoreDatabase } from "../schema.js";
+import { parseStoreUrl } from "../store-url.js";
+import type { TaskStoreOptions } from "../task-store.js";
+import { decodeError, type RpcCall, type RpcHello, type RpcReply, STORE_RPC_VERSION } from "./rpc.js";
+import type { StoreThreadData } from "./store-thread.js";
+
+/** Options of {@link openWorkerStore}. */
+export interface WorkerStoreOptions {
+  /** Apply pending migrations while opening; default true. */
+  readonly migrate?: boolean;
+  /** How long SQLite waits for another connection's write lock, in ms; default 5000. */
+  readonly busyTimeoutMs?: number;
+  /**
+   * Source of trace timestamps and migration times; default the store thread's system clock. A clock
+   * of the caller's is read on this thread at every call and the reading sent along.
+   */
+  readonly clock?: Clock;
+  /** Options of the agency task store opened on the store thread. */
+  readonly agency?: Pick<TaskStoreOptions, "isProduction" | "strictFinalize">;
+}
+
+/** A SQLite store served by its own thread; `agency` is that thread's agency store. */
+export interface ThreadedSqlStore extends SqlSolStore {
+  readonly agency: AgencyStore;
+}
+
+const DEFAULT_OPTIONS = { migrate: true, busyTimeoutMs: 5000, agency: {} } as const;
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The built store-thread entry: dist/ beside this module, or the build of these sources under a test runner. */
+function threadEntry(): URL {
+  const here = fileURLToPath(import.meta.url);
+  const built = here.endsWith(".ts")
+    ? here.replace(/([\\/])src([\\/])/, "$1dist$2").replace(/\.ts$/, ".js")
+    : here;
+  const entry = built.replace(/open-worker-store\.js$/, "store-thread.js");
+  if (!existsSync(entry)) {
+    throw new SolError("unavailable", `The store thread's module ${entry} is missing; run npm run build`);
+  }
+  return pathToFileURL(entry);
+}
+
+/**
+ * Opens a SQLite file store on a worker thread. Every store method is the same as openStore's, but
+ * runs on that thread: SQLite, the query builder and the trace hash chain leave the request path,
+ * which then only pays a message each way. Arguments and results cross by structured clone (a custom
+ * migration list, which holds functions, cannot). `db` is a second connection on the calling thread,
+ * opened on first use, for ad hoc queries and later migrations of modules.
+ */
+export async function openWorkerStore(
+  url: string,
+  options: WorkerStoreOptions = {},
+): Promise<ThreadedSqlStore> {
+  const settings = Object.freeze({ ...DEFAULT_OPTIONS, ...options });
+  if (!Number.isSafeInteger(settings.busyTimeoutMs) || settings.busyTimeoutMs < 0) {
+    throw new SolError("invalid_input", "busyTimeoutMs must be a non-negative integer");
+  }
+  const location = parseStoreUrl(url);
+  if (!location.ok) {
+    throw new SolError("invalid_input", location.issues.map((issue) => issue.message).join("; "), {
+      details: location.issues,
+    });
+  }
+  if (location.value.kind !== "sqlite" || location.value.memory) {
+    throw new SolError("invalid_input", "A store thread needs a SQLite file (sqlite:<path>)");
+  }
+  if (settings.clock !== undefined && typeof settings.clock.now !== "function") {
+    throw new SolError("invalid_input", "clock must have a now() method");
+  }
+  const sqlitePath = location.value.path;
+  const data: StoreThreadData = {
+    version: STORE_RPC_VERSION,
+    url,
+    busyTimeoutMs: settings.busyTimeoutMs,
+    migrate: settings.migrate,
+    agency: settings.agency,
+    ...(settings.clock === undefined ? {} : { now: settings.clock.now() }),
+  };
+  // The thread runs a file, so the caller's --input-type (node -e scripts) must not reach it.
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
+  const worker = new Worker(threadEntry(), { workerData: data, execArgv });
+  const hello = await new Promise<RpcHello>((resolve, reject) => {
+    const onExit = (code: number) =>
+      reject(new SolError("unavailable", `The store thread exited (code ${code}) before it opened`));
+    worker.once("error", (cause) =>
+      reject(new SolError("unavailable", "The store thread failed to start", { cause })),
+    );
+    worker.once("exit", onExit);
+    worker.once("message", (message: RpcHello) => {
+      worker.off("exit", onExit);
+      resolve(message);
+    });
+  });
+  if (hello.type === "failed") {
+    await worker.terminate();
+    throw decodeError(hello.error);
+  }
+  return connectThread(worker, hello, {
+    sqlitePath,
+    busyTimeoutMs: settings.busyTimeoutMs,
+    clock: settings.clock,
+  });
+}
+
+function connectThread(
+  worker: Worker,
+  hello: Extract<RpcHello, { type: "ready" }>,
+  local: { readonly sqlitePath: string; readonly busyTimeoutMs: number; readonly clock: Clock | undefined },
+): ThreadedSqlStore {
+  const { sqlitePath, busyTimeoutMs, clock } = local;
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let stopped: SolError | null = null;
+  let closed: Promise<void> | null = null;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  // The thread keeps the process alive only while a call waits on it, as a pending query would.
+  worker.unref();
+
+  const stop = (error: SolError) => {
+    stopped ??= error;
+    for (const waiter of pending.values()) waiter.reject(stopped);
+    pending.clear();
+  };
+  worker.on("message", (reply: RpcReply) => {
+    const waiter = pending.get(reply.id);
+    if (waiter === undefined) return;
+    pending.delete(reply.id);
+    if (pending.size === 0 && closed === null) worker.unref();
+    if (reply.ok) waiter.resolve(reply.value);
+    else waiter.reject(decodeError(reply.error));
+  });
+  worker.on("error", (cause) => stop(new SolError("unavailable", "The store thread failed", { cause })));
+  worker.on("exit", (code) => stop(new SolError("unavailable", `The store thread exited (code ${code})`)));
+
+  const call = (target: string, method: string, args: unknown[]): Promise<unknown> => {
+    if (stopped !== null) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      try {
+        const message: RpcCall =
+          clock === undefined ? { id, target, method, args } : { id, target, method, args, now: clock.now() };
+        worker.postMessage(message);
+      } catch (cause) {
+        reject(
+          new SolError("invalid_input", `The arguments of ${method} cannot be sent to the store thread`, {
+            cause,
+          }),
+        );
+        return;
+      }
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve, reject });
+    });
+  };
+  const remote = (target: string): Record<string, unknown> => {
+    const methods: Record<string, unknown> = {};
+    for (const method of hello.manifest[target] ?? []) {
+      methods[method] = (...args: unknown[]) => call(target, method, args);
+    }
+    return methods;
+  };
+
+  const root = remote("");
+  for (const target of Object.keys(hello.manifest)) {
+    if (target !== "" && !target.includes(".")) root[target] = remote(target);
+  }
+  let db: Kysely<StoreDatabase> | null = null;
+  const store = {
+    ...root,
+    kind: hello.kind,
+    agency: { tasks: remote("agency.tasks"), thoughts: remote("agency.thoughts") },
+    get db(): Kysely<StoreDatabase> {
+      if (closed !== null) throw new SolError("unavailable", "The store is closed");
+      db ??= connectSqlite(sqlitePath, false, { busyTimeoutMs, poolMax: 1 }).db;
+      return db;
+    },
+    migrate(options: MigrateOptions = {}): Promise<number[]> {
+      // A list of the caller's own holds functions, which cannot cross: it runs on a connection here.
+      if (options.migrations === undefined) return call("", "migrate", [options]) as Promise<number[]>;
+      const now = () => new Date(clock?.now() ?? Date.now()).toISOString();
+      return runMigrations({ db: store.db, dialect: "sqlite" }, now, options);
+    },
+    ping(): Promise<boolean> {
+      // Like the calling-thread store: a closed or stopped store is simply not alive.
+      if (stopped !== null || closed !== null) return Promise.resolve(false);
+      return (call("", "ping", []) as Promise<boolean>).catch(() => false);
+    },
+    close(): Promise<void> {
+      closed ??= (async () => {
+        // Held until the thread has exited: an unreferenced thread would let the process end mid-close.
+        worker.ref();
+        try {
+          if (stopped === null) await call("", "close", []);
+        } finally {
+          await db?.destroy();
+          await exited;
+        }
+      })();
+      return closed;
+    },
+  };
+  return store as unknown as ThreadedSqlStore;
+}
