@@ -140,12 +140,18 @@ describe("SQLite store on its own thread", () => {
       const store = await openWorkerStore(${JSON.stringify(`sqlite:${join(dir, "child.db")}`)});
       store.ping().then((alive) => console.log("ping " + alive));
     `;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-      encoding: "utf8",
-      timeout: 20_000,
-    });
-    expect(child.status).toBe(0);
-    expect(child.stdout.trim()).toBe("ping true");
+    // Run as node -e and as a file, each with a per-process V8 flag the thread must not choke on.
+    const file = join(dir, "child.mjs");
+    writeFileSync(file, script);
+    for (const args of [
+      ["--max-semi-space-size=16", "--input-type=module", "-e", script],
+      ["--max-semi-space-size=16", file],
+    ]) {
+      const child = spawnSync(process.execPath, args, { encoding: "utf8", timeout: 20_000 });
+      expect(child.stderr).toBe("");
+      expect(child.status).toBe(0);
+      expect(child.stdout.trim()).toBe("ping true");
+    }
   });
 });
 

@@ -90,9 +90,11 @@ export async function openWorkerStore(
     agency: settings.agency,
     ...(settings.clock === undefined ? {} : { now: settings.clock.now() }),
   };
-  // The thread runs a file, so the caller's --input-type (node -e scripts) must not reach it.
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith("--input-type"));
-  const worker = new Worker(threadEntry(), { workerData: data, execArgv });
+  // A thread inherits the process's flags (ignoring per-process ones such as V8 heap sizes, which it
+  // would refuse if listed explicitly), except that --input-type (node -e scripts) stops it loading
+  // its file: then it starts with none.
+  const inputType = process.execArgv.some((arg) => arg.startsWith("--input-type"));
+  const worker = new Worker(threadEntry(), { workerData: data, ...(inputType ? { execArgv: [] } : {}) });
   const hello = await new Promise<RpcHello>((resolve, reject) => {
     const onExit = (code: number) =>
       reject(new SolError("unavailable", `The store thread exited (code ${code}) before it opened`));
