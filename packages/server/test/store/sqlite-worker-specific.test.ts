@@ -72,6 +72,16 @@ describe("SQLite store on its own thread", () => {
     const error = await rejection(store.transmissions.claim(input));
     expect(isSolError(error) && error.code).toBe("invalid_input");
     expect((await store.transmissions.claim(claimInput(T, "r1"))).kind).toBe("created");
+    // Calls of one tick travel together: the one that cannot cross fails alone.
+    const uncloneable = { ...claimInput(T, "r2"), extra: () => 2 };
+    const [refused, accepted] = await Promise.allSettled([
+      store.transmissions.claim(uncloneable),
+      store.transmissions.claim(claimInput(T, "r3")),
+    ]);
+    expect(refused.status === "rejected" && isSolError(refused.reason) && refused.reason.code).toBe(
+      "invalid_input",
+    );
+    expect(accepted.status === "fulfilled" && accepted.value.kind).toBe("created");
   });
 
   it("stamps trace events with the caller's own clock", async () => {

@@ -137,35 +137,57 @@ function connectThread(
     for (const waiter of pending.values()) waiter.reject(stopped);
     pending.clear();
   };
-  worker.on("message", (reply: RpcReply) => {
-    const waiter = pending.get(reply.id);
-    if (waiter === undefined) return;
-    pending.delete(reply.id);
+  worker.on("message", (replies: readonly RpcReply[]) => {
+    for (const reply of replies) {
+      const waiter = pending.get(reply.id);
+      if (waiter === undefined) continue;
+      pending.delete(reply.id);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(decodeError(reply.error));
+    }
     if (pending.size === 0 && closed === null) worker.unref();
-    if (reply.ok) waiter.resolve(reply.value);
-    else waiter.reject(decodeError(reply.error));
   });
   worker.on("error", (cause) => stop(new SolError("unavailable", "The store thread failed", { cause })));
   worker.on("exit", (code) => stop(new SolError("unavailable", `The store thread exited (code ${code})`)));
 
+  // Calls made in one tick travel as one message (a turn's parallel reads, many turns under load).
+  let outbox: RpcCall[] = [];
+  const refuse = (message: RpcCall, cause: unknown) => {
+    const waiter = pending.get(message.id);
+    pending.delete(message.id);
+    waiter?.reject(
+      new SolError("invalid_input", `The arguments of ${message.method} cannot be sent to the store thread`, {
+        cause,
+      }),
+    );
+  };
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
+    try {
+      worker.postMessage(batch);
+    } catch {
+      // Some call's arguments cannot be cloned: send them one by one so only that call fails.
+      for (const message of batch) {
+        try {
+          worker.postMessage([message]);
+        } catch (cause) {
+          refuse(message, cause);
+        }
+      }
+      if (pending.size === 0 && closed === null) worker.unref();
+    }
+  };
   const call = (target: string, method: string, args: unknown[]): Promise<unknown> => {
     if (stopped !== null) return Promise.reject(stopped);
     const id = nextId++;
+    const message: RpcCall =
+      clock === undefined ? { id, target, method, args } : { id, target, method, args, now: clock.now() };
     return new Promise((resolve, reject) => {
-      try {
-        const message: RpcCall =
-          clock === undefined ? { id, target, method, args } : { id, target, method, args, now: clock.now() };
-        worker.postMessage(message);
-      } catch (cause) {
-        reject(
-          new SolError("invalid_input", `The arguments of ${method} cannot be sent to the store thread`, {
-            cause,
-          }),
-        );
-        return;
-      }
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve, reject });
+      outbox.push(message);
+      if (outbox.length === 1) queueMicrotask(flush);
     });
   };
   const remote = (target: string): Record<string, unknown> => {

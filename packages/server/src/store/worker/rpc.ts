@@ -3,7 +3,10 @@ import { isSolError, SOL_ERROR_CODES, SolError, type SolErrorCode } from "@solse
 /** Version of the messages between the main thread and the store thread; both sides check it. */
 export const STORE_RPC_VERSION = 1;
 
-/** One store method call: `target` names a store ("" for the root, "agency.tasks", ...). */
+/**
+ * One store method call: `target` names a store ("" for the root, "agency.tasks", ...). Calls travel
+ * in arrays (those made in one tick together), and so do replies.
+ */
 export interface RpcCall {
   readonly id: number;
   readonly target: string;

@@ -42,6 +42,17 @@ function manifestOf(targets: Map<string, Target>): Record<string, string[]> {
   return manifest;
 }
 
+/** The reply itself when it can be cloned, else an `internal` error in its place. */
+function cloneableReply(message: RpcReply): RpcReply {
+  try {
+    structuredClone(message);
+    return message;
+  } catch (cause) {
+    const failure = new SolError("internal", "A store result could not cross to the main thread", { cause });
+    return { id: message.id, ok: false, error: encodeError(failure) };
+  }
+}
+
 async function main(port: NonNullable<typeof parentPort>, data: StoreThreadData): Promise<void> {
   if (data.version !== STORE_RPC_VERSION) {
     const error = new SolError(
@@ -63,18 +74,26 @@ async function main(port: NonNullable<typeof parentPort>, data: StoreThreadData)
     return;
   }
   const targets = targetsOf(store, data.agency);
-  const reply = (message: RpcReply) => {
+  // Answers settled in one tick travel as one message (a group commit settles many calls at once).
+  let outbox: RpcReply[] = [];
+  let closing = false;
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
     try {
-      port.postMessage(message);
-    } catch (error) {
+      port.postMessage(batch);
+    } catch {
       // A value the clone algorithm rejects must still answer its call rather than leave it hanging.
-      const failure = new SolError("internal", "A store result could not cross to the main thread", {
-        cause: error,
-      });
-      port.postMessage({ id: message.id, ok: false, error: encodeError(failure) } satisfies RpcReply);
+      port.postMessage(batch.map(cloneableReply));
     }
+    // The thread ends once the store is closed and the caller has its answer.
+    if (closing) port.close();
   };
-  port.on("message", (call: RpcCall) => {
+  const reply = (message: RpcReply) => {
+    outbox.push(message);
+    if (outbox.length === 1) queueMicrotask(flush);
+  };
+  const handle = (call: RpcCall) => {
     const target = targets.get(call.target);
     const fn = target?.[call.method];
     if (typeof fn !== "function") {
@@ -92,12 +111,14 @@ async function main(port: NonNullable<typeof parentPort>, data: StoreThreadData)
     }
     Promise.resolve(result).then(
       (value) => {
+        if (call.target === "" && call.method === "close") closing = true;
         reply({ id: call.id, ok: true, value });
-        // The thread ends once the store is closed and the caller has its answer.
-        if (call.target === "" && call.method === "close") port.close();
       },
       (error: unknown) => reply({ id: call.id, ok: false, error: encodeError(error) }),
     );
+  };
+  port.on("message", (calls: readonly RpcCall[]) => {
+    for (const call of calls) handle(call);
   });
   port.postMessage({
     type: "ready",
