@@ -229,6 +229,10 @@ function connectThread(
         worker.ref();
         try {
           if (stopped === null) await call("", "close", []);
+        } catch (error) {
+          // The thread only ends on its own after a clean close.
+          await worker.terminate();
+          throw error;
         } finally {
           await db?.destroy();
           await exited;
