@@ -172,12 +172,19 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         openai: { timeoutMs: config.SOL_LLM_TIMEOUT_MS, maxRetries: config.SOL_LLM_MAX_RETRIES },
       },
     );
+  // Bound to the app's logger once it exists; a thread that stops before then fails the start anyway.
+  let logThreadStop = (_error: SolError) => {};
   const agencyOptions = {
     isProduction: config.production,
     strictFinalize: config.PLANNING_STRICT_FINALIZE === "1",
   };
   const store =
-    options.store ?? (await openStoreOn(config.SOL_DB_URL, config.SOL_DB_THREAD, { agency: agencyOptions }));
+    options.store ??
+    (await openStoreOn(config.SOL_DB_URL, config.SOL_DB_THREAD, {
+      agency: agencyOptions,
+      // Every store call now fails with 503 and /healthz says so; the log says why.
+      onThreadStop: (error) => logThreadStop(error),
+    }));
   const builtins = [
     ...builtinExecutors({
       reminders: store.reminders,
@@ -264,6 +271,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     counterLog.stop();
     throw error;
   }
+  const log = app.log;
+  logThreadStop = (error) => log.fatal({ err: error }, "The store thread stopped");
   let closed = false;
   return {
     app,

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { isThreadedStore, openStoreOn } from "../../src/store/worker/open-threaded.js";
-import { openWorkerStore } from "../../src/store/worker/open-worker-store.js";
+import { openWorkerStore, storeThreadModule } from "../../src/store/worker/open-worker-store.js";
 import { decodeError, encodeError } from "../../src/store/worker/rpc.js";
 import { claimInput, T0, turnInput } from "./support/samples.js";
 
@@ -106,6 +106,43 @@ describe("SQLite store on its own thread", () => {
     const error = await rejection(store.transmissions.get(T, "tx"));
     expect(isSolError(error) && error.code).toBe("unavailable");
     await expect(store.close()).resolves.toBeUndefined();
+  });
+
+  it("a thread that stops unexpectedly is reported once; every call then fails with unavailable", async () => {
+    const reports: SolError[] = [];
+    const store = await track(
+      openWorkerStore(`sqlite:${join(dir, "sol.db")}`, { onThreadStop: (error) => reports.push(error) }),
+    );
+    expect(await store.ping()).toBe(true);
+    await store.thread.terminate();
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.code).toBe("unavailable");
+    expect(await store.ping()).toBe(false);
+    const error = await rejection(store.messages.listRecent(T, "thread-1", 5));
+    expect(isSolError(error) && error.code).toBe("unavailable");
+    // A deliberate close is not a stop to report.
+    const quiet: SolError[] = [];
+    const other = await openWorkerStore(`sqlite:${join(dir, "other.db")}`, {
+      onThreadStop: (e) => quiet.push(e),
+    });
+    await other.close();
+    expect(quiet).toEqual([]);
+  });
+
+  it("spreading the store opens no connection: db is not enumerable", async () => {
+    const store = await track(openWorkerStore(`sqlite:${join(dir, "sol.db")}`));
+    expect(Object.keys(store)).not.toContain("db");
+    expect({ ...store }).not.toHaveProperty("db");
+  });
+
+  it("finds the built thread module beside the sources, even in a checkout under a src/ folder", () => {
+    const root = "/home/dev/src/solserver/packages/server";
+    expect(storeThreadModule(`${root}/src/store/worker/open-worker-store.ts`)).toBe(
+      `${root}/dist/store/worker/store-thread.js`,
+    );
+    expect(storeThreadModule(`${root}/dist/store/worker/open-worker-store.js`)).toBe(
+      `${root}/dist/store/worker/store-thread.js`,
+    );
   });
 
   it("a store that cannot open fails with the thread's typed error, not a hang", async () => {

@@ -18,7 +18,7 @@ export function isThreadedStore(store: SqlSolStore): store is ThreadedSqlStore {
 export async function openStoreOn(
   url: string,
   thread: StoreThread,
-  options: Pick<WorkerStoreOptions, "agency"> = {},
+  options: Pick<WorkerStoreOptions, "agency" | "onThreadStop"> = {},
 ): Promise<SqlSolStore> {
   const location = parseStoreUrl(url);
   const sqliteFile = location.ok && location.value.kind === "sqlite" && !location.value.memory;

@@ -25,6 +25,11 @@ export interface WorkerStoreOptions {
    * of the caller's is read on this thread at every call and the reading sent along.
    */
   readonly clock?: Clock;
+  /**
+   * Called once if the thread stops without being closed (every call then fails with `unavailable`):
+   * the place to log it, or to end a process that a supervisor restarts.
+   */
+  readonly onThreadStop?: (error: SolError) => void;
   /** Options of the agency task store opened on the store thread. */
   readonly agency?: Pick<TaskStoreOptions, "isProduction" | "strictFinalize">;
 }
@@ -32,7 +37,12 @@ export interface WorkerStoreOptions {
 /** A SQLite store served by its own thread; `agency` is that thread's agency store. */
 export interface ThreadedSqlStore extends SqlSolStore {
   readonly agency: AgencyStore;
+  /** The thread itself, for operations (its id, heap snapshots, resource usage). */
+  readonly thread: Worker;
 }
+
+/** How long ping() waits for the thread before it reports the store as not alive. */
+const PING_TIMEOUT_MS = 5000;
 
 const DEFAULT_OPTIONS = { migrate: true, busyTimeoutMs: 5000, agency: {} } as const;
 
@@ -41,13 +51,19 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-/** The built store-thread entry: dist/ beside this module, or the build of these sources under a test runner. */
+/**
+ * The built store-thread module beside `modulePath` (this module): itself when built, the dist/ twin of
+ * these sources under a test runner. Only this module's own src/ segment maps to dist/, since a
+ * checkout may itself live under a src/ folder.
+ */
+export function storeThreadModule(modulePath: string): string {
+  return modulePath
+    .replace(/([\\/])src([\\/]store[\\/]worker[\\/]open-worker-store)\.ts$/, "$1dist$2.js")
+    .replace(/open-worker-store\.js$/, "store-thread.js");
+}
+
 function threadEntry(): URL {
-  const here = fileURLToPath(import.meta.url);
-  const built = here.endsWith(".ts")
-    ? here.replace(/([\\/])src([\\/])/, "$1dist$2").replace(/\.ts$/, ".js")
-    : here;
-  const entry = built.replace(/open-worker-store\.js$/, "store-thread.js");
+  const entry = storeThreadModule(fileURLToPath(import.meta.url));
   if (!existsSync(entry)) {
     throw new SolError("unavailable", `The store thread's module ${entry} is missing; run npm run build`);
   }
@@ -115,15 +131,21 @@ export async function openWorkerStore(
     sqlitePath,
     busyTimeoutMs: settings.busyTimeoutMs,
     clock: settings.clock,
+    onThreadStop: settings.onThreadStop,
   });
 }
 
 function connectThread(
   worker: Worker,
   hello: Extract<RpcHello, { type: "ready" }>,
-  local: { readonly sqlitePath: string; readonly busyTimeoutMs: number; readonly clock: Clock | undefined },
+  local: {
+    readonly sqlitePath: string;
+    readonly busyTimeoutMs: number;
+    readonly clock: Clock | undefined;
+    readonly onThreadStop: ((error: SolError) => void) | undefined;
+  },
 ): ThreadedSqlStore {
-  const { sqlitePath, busyTimeoutMs, clock } = local;
+  const { sqlitePath, busyTimeoutMs, clock, onThreadStop } = local;
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let stopped: SolError | null = null;
@@ -133,9 +155,11 @@ function connectThread(
   worker.unref();
 
   const stop = (error: SolError) => {
+    const first = stopped === null;
     stopped ??= error;
     for (const waiter of pending.values()) waiter.reject(stopped);
     pending.clear();
+    if (first && closed === null) onThreadStop?.(stopped);
   };
   worker.on("message", (replies: readonly RpcReply[]) => {
     for (const reply of replies) {
@@ -206,22 +230,25 @@ function connectThread(
   const store = {
     ...root,
     kind: hello.kind,
+    thread: worker,
     agency: { tasks: remote("agency.tasks"), thoughts: remote("agency.thoughts") },
-    get db(): Kysely<StoreDatabase> {
-      if (closed !== null) throw new SolError("unavailable", "The store is closed");
-      db ??= connectSqlite(sqlitePath, false, { busyTimeoutMs, poolMax: 1 }).db;
-      return db;
-    },
     migrate(options: MigrateOptions = {}): Promise<number[]> {
       // A list of the caller's own holds functions, which cannot cross: it runs on a connection here.
       if (options.migrations === undefined) return call("", "migrate", [options]) as Promise<number[]>;
       const now = () => new Date(clock?.now() ?? Date.now()).toISOString();
-      return runMigrations({ db: store.db, dialect: "sqlite" }, now, options);
+      return runMigrations({ db: (store as unknown as SqlSolStore).db, dialect: "sqlite" }, now, options);
     },
     ping(): Promise<boolean> {
-      // Like the calling-thread store: a closed or stopped store is simply not alive.
+      // Like the calling-thread store: a closed or stopped store is simply not alive, and neither is
+      // a thread that does not answer within PING_TIMEOUT_MS (a health check must not hang with it).
       if (stopped !== null || closed !== null) return Promise.resolve(false);
-      return (call("", "ping", []) as Promise<boolean>).catch(() => false);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+        timer.unref();
+      });
+      const answer = (call("", "ping", []) as Promise<boolean>).catch(() => false);
+      return Promise.race([answer, late]).finally(() => clearTimeout(timer));
     },
     close(): Promise<void> {
       closed ??= (async () => {
@@ -241,5 +268,14 @@ function connectThread(
       return closed;
     },
   };
+  // Not enumerable: spreading or logging the store must not open a connection.
+  Object.defineProperty(store, "db", {
+    enumerable: false,
+    get(): Kysely<StoreDatabase> {
+      if (closed !== null) throw new SolError("unavailable", "The store is closed");
+      db ??= connectSqlite(sqlitePath, false, { busyTimeoutMs, poolMax: 1 }).db;
+      return db;
+    },
+  });
   return store as unknown as ThreadedSqlStore;
 }
