@@ -8,7 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { isThreadedStore, openStoreOn } from "../../src/store/worker/open-threaded.js";
-import { openWorkerStore, storeThreadModule } from "../../src/store/worker/open-worker-store.js";
+import {
+  openWorkerStore,
+  storeThreadAvailable,
+  storeThreadModule,
+} from "../../src/store/worker/open-worker-store.js";
 import { decodeError, encodeError } from "../../src/store/worker/rpc.js";
 import { claimInput, T0, turnInput } from "./support/samples.js";
 
@@ -163,6 +167,8 @@ describe("SQLite store on its own thread", () => {
   });
 
   it("SOL_DB_THREAD auto puts a SQLite file on a thread and memory on the calling thread", async () => {
+    // The build is present here (CI builds before testing), so auto takes the thread.
+    expect(storeThreadAvailable()).toBe(true);
     const file = await track(openStoreOn(`sqlite:${join(dir, "sol.db")}`, "auto"));
     expect(isThreadedStore(file)).toBe(true);
     const memory = await track(openStoreOn("sqlite::memory:", "auto"));
@@ -199,6 +205,19 @@ describe("SQLite store on its own thread", () => {
       expect(child.status).toBe(0);
       expect(child.stdout.trim()).toBe("ping true");
     }
+    // Opened, never called, never closed: the process still ends on its own (no timeout kill).
+    const idle = `
+      import { openWorkerStore } from ${JSON.stringify(entry)};
+      await openWorkerStore(${JSON.stringify(`sqlite:${join(dir, "idle.db")}`)});
+      console.log("opened");
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", idle], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(child.signal).toBeNull();
+    expect(child.status).toBe(0);
+    expect(child.stdout.trim()).toBe("opened");
   });
 });
 

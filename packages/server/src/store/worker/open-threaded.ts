@@ -1,7 +1,12 @@
 import { SolError } from "@solserver/core";
 import { openStore, type SqlSolStore } from "../open-store.js";
 import { parseStoreUrl } from "../store-url.js";
-import { openWorkerStore, type ThreadedSqlStore, type WorkerStoreOptions } from "./open-worker-store.js";
+import {
+  openWorkerStore,
+  storeThreadAvailable,
+  type ThreadedSqlStore,
+  type WorkerStoreOptions,
+} from "./open-worker-store.js";
 
 /** Where a store runs: its own thread, the calling thread, or the thread for a SQLite file. */
 export type StoreThread = "auto" | "main" | "worker";
@@ -13,7 +18,8 @@ export function isThreadedStore(store: SqlSolStore): store is ThreadedSqlStore {
 
 /**
  * Opens the store `url` names on the thread asked for: "worker" needs a SQLite file; "auto" puts a
- * SQLite file on a worker thread and anything else (PostgreSQL, SQLite in memory) on this one.
+ * SQLite file on a worker thread and anything else (PostgreSQL, SQLite in memory) on this one, as it
+ * does a SQLite file when the thread's module is not built.
  */
 export async function openStoreOn(
   url: string,
@@ -25,6 +31,9 @@ export async function openStoreOn(
   if (thread === "worker" && !sqliteFile) {
     throw new SolError("invalid_input", "SOL_DB_THREAD=worker needs a SQLite file store (sqlite:<path>)");
   }
-  if (thread === "worker" || (thread === "auto" && sqliteFile)) return openWorkerStore(url, options);
+  // "auto" settles for the calling thread when the thread's module is not built (sources run directly).
+  if (thread === "worker" || (thread === "auto" && sqliteFile && storeThreadAvailable())) {
+    return openWorkerStore(url, options);
+  }
   return openStore(url);
 }

@@ -62,6 +62,11 @@ export function storeThreadModule(modulePath: string): string {
     .replace(/open-worker-store\.js$/, "store-thread.js");
 }
 
+/** True when the store thread's module can be loaded (false when only the sources are present). */
+export function storeThreadAvailable(): boolean {
+  return existsSync(storeThreadModule(fileURLToPath(import.meta.url)));
+}
+
 function threadEntry(): URL {
   const entry = storeThreadModule(fileURLToPath(import.meta.url));
   if (!existsSync(entry)) {
@@ -151,8 +156,6 @@ function connectThread(
   let stopped: SolError | null = null;
   let closed: Promise<void> | null = null;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-  // The thread keeps the process alive only while a call waits on it, as a pending query would.
-  worker.unref();
 
   const stop = (error: SolError) => {
     const first = stopped === null;
@@ -173,6 +176,9 @@ function connectThread(
   });
   worker.on("error", (cause) => stop(new SolError("unavailable", "The store thread failed", { cause })));
   worker.on("exit", (code) => stop(new SolError("unavailable", `The store thread exited (code ${code})`)));
+  // The thread keeps the process alive only while a call waits on it, as a pending query would.
+  // After the listeners: adding a "message" listener references the thread again.
+  worker.unref();
 
   // Calls made in one tick travel as one message (a turn's parallel reads, many turns under load).
   let outbox: RpcCall[] = [];
