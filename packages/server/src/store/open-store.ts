@@ -12,7 +12,7 @@ import { type MigrateOptions, runMigrations } from "./migrate.js";
 import { createReminderStore, type ReminderStore } from "./reminder-store.js";
 import { createResponseStore } from "./response-store.js";
 import type { StoreDatabase } from "./schema.js";
-import { parseStoreUrl } from "./store-url.js";
+import { requireStoreLocation } from "./store-url.js";
 import { createTraceStore } from "./trace-store.js";
 import { createTransmissionStore } from "./transmission-store.js";
 
@@ -71,14 +71,9 @@ function resolveOptions(options: OpenStoreOptions): Readonly<Required<OpenStoreO
  * Rejects with SolError `invalid_input` for a bad URL or options, `unavailable` when unreachable.
  */
 export async function openStore(url: string, options: OpenStoreOptions = {}): Promise<SqlSolStore> {
-  const parsed = parseStoreUrl(url);
-  if (!parsed.ok) {
-    throw new SolError("invalid_input", parsed.issues.map((issue) => issue.message).join("; "), {
-      details: parsed.issues,
-    });
-  }
+  const location = requireStoreLocation(url);
   const settings = resolveOptions(options);
-  const conn = await connect(parsed.value, settings);
+  const conn = await connect(location, settings);
   const nowIso = () => new Date(settings.clock.now()).toISOString();
   const store = assemble(conn, nowIso);
   if (settings.migrate) {

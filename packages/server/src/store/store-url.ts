@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from "@solserver/core";
+import { fail, ok, type Result, SolError } from "@solserver/core";
 
 /** Where a store lives, parsed from `SOL_DB_URL`. */
 export type StoreLocation =
@@ -14,6 +14,17 @@ export type StoreLocation =
 const SQLITE_MEMORY = "sqlite::memory:";
 /** Unquoted PostgreSQL identifier: safe to interpolate after this check. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** {@link parseStoreUrl} for openers: a bad URL throws SolError `invalid_input` with the issues. */
+export function requireStoreLocation(url: string): StoreLocation {
+  const parsed = parseStoreUrl(url);
+  if (!parsed.ok) {
+    throw new SolError("invalid_input", parsed.issues.map((issue) => issue.message).join("; "), {
+      details: parsed.issues,
+    });
+  }
+  return parsed.value;
+}
 
 /** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres[ql]://...[?schema=<name>]`. */
 export function parseStoreUrl(url: string): Result<StoreLocation> {

@@ -1,6 +1,6 @@
 import { SolError } from "@solserver/core";
 import { openStore, type SqlSolStore } from "../open-store.js";
-import { parseStoreUrl } from "../store-url.js";
+import { requireStoreLocation } from "../store-url.js";
 import {
   openWorkerStore,
   storeThreadAvailable,
@@ -26,8 +26,8 @@ export async function openStoreOn(
   thread: StoreThread,
   options: Pick<WorkerStoreOptions, "agency" | "onThreadStop"> = {},
 ): Promise<SqlSolStore> {
-  const location = parseStoreUrl(url);
-  const sqliteFile = location.ok && location.value.kind === "sqlite" && !location.value.memory;
+  const location = requireStoreLocation(url);
+  const sqliteFile = location.kind === "sqlite" && !location.memory;
   if (thread === "worker" && !sqliteFile) {
     throw new SolError("invalid_input", "SOL_DB_THREAD=worker needs a SQLite file store (sqlite:<path>)");
   }

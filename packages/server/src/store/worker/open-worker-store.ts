@@ -9,7 +9,7 @@ import type { MigrateOptions } from "../migrate.js";
 import { runMigrations } from "../migrate.js";
 import type { SqlSolStore } from "../open-store.js";
 import type { StoreDatabase } from "../schema.js";
-import { parseStoreUrl } from "../store-url.js";
+import { requireStoreLocation } from "../store-url.js";
 import type { TaskStoreOptions } from "../task-store.js";
 import { decodeError, type RpcCall, type RpcHello, type RpcReply, STORE_RPC_VERSION } from "./rpc.js";
 import type { StoreThreadData } from "./store-thread.js";
@@ -86,23 +86,16 @@ export async function openWorkerStore(
   url: string,
   options: WorkerStoreOptions = {},
 ): Promise<ThreadedSqlStore> {
+  // The thread's openStore validates the rest of the options; the clock stays on this side.
   const settings = Object.freeze({ ...DEFAULT_OPTIONS, ...options });
-  if (!Number.isSafeInteger(settings.busyTimeoutMs) || settings.busyTimeoutMs < 0) {
-    throw new SolError("invalid_input", "busyTimeoutMs must be a non-negative integer");
-  }
-  const location = parseStoreUrl(url);
-  if (!location.ok) {
-    throw new SolError("invalid_input", location.issues.map((issue) => issue.message).join("; "), {
-      details: location.issues,
-    });
-  }
-  if (location.value.kind !== "sqlite" || location.value.memory) {
+  const location = requireStoreLocation(url);
+  if (location.kind !== "sqlite" || location.memory) {
     throw new SolError("invalid_input", "A store thread needs a SQLite file (sqlite:<path>)");
   }
   if (settings.clock !== undefined && typeof settings.clock.now !== "function") {
     throw new SolError("invalid_input", "clock must have a now() method");
   }
-  const sqlitePath = location.value.path;
+  const sqlitePath = location.path;
   const data: StoreThreadData = {
     version: STORE_RPC_VERSION,
     url,
@@ -157,6 +150,10 @@ function connectThread(
   let closed: Promise<void> | null = null;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
 
+  // The thread keeps the process alive only while a call waits on it (or while it closes).
+  const releaseIfIdle = () => {
+    if (pending.size === 0 && closed === null) worker.unref();
+  };
   const stop = (error: SolError) => {
     const first = stopped === null;
     stopped ??= error;
@@ -172,13 +169,12 @@ function connectThread(
       if (reply.ok) waiter.resolve(reply.value);
       else waiter.reject(decodeError(reply.error));
     }
-    if (pending.size === 0 && closed === null) worker.unref();
+    releaseIfIdle();
   });
   worker.on("error", (cause) => stop(new SolError("unavailable", "The store thread failed", { cause })));
   worker.on("exit", (code) => stop(new SolError("unavailable", `The store thread exited (code ${code})`)));
-  // The thread keeps the process alive only while a call waits on it, as a pending query would.
   // After the listeners: adding a "message" listener references the thread again.
-  worker.unref();
+  releaseIfIdle();
 
   // Calls made in one tick travel as one message (a turn's parallel reads, many turns under load).
   let outbox: RpcCall[] = [];
@@ -205,7 +201,7 @@ function connectThread(
           refuse(message, cause);
         }
       }
-      if (pending.size === 0 && closed === null) worker.unref();
+      releaseIfIdle();
     }
   };
   const call = (target: string, method: string, args: unknown[]): Promise<unknown> => {
@@ -233,6 +229,11 @@ function connectThread(
     if (target !== "" && !target.includes(".")) root[target] = remote(target);
   }
   let db: Kysely<StoreDatabase> | null = null;
+  const mainDb = (): Kysely<StoreDatabase> => {
+    if (closed !== null) throw new SolError("unavailable", "The store is closed");
+    db ??= connectSqlite(sqlitePath, false, { busyTimeoutMs, poolMax: 1 }).db;
+    return db;
+  };
   const store = {
     ...root,
     kind: hello.kind,
@@ -242,7 +243,7 @@ function connectThread(
       // A list of the caller's own holds functions, which cannot cross: it runs on a connection here.
       if (options.migrations === undefined) return call("", "migrate", [options]) as Promise<number[]>;
       const now = () => new Date(clock?.now() ?? Date.now()).toISOString();
-      return runMigrations({ db: (store as unknown as SqlSolStore).db, dialect: "sqlite" }, now, options);
+      return runMigrations({ db: mainDb(), dialect: "sqlite" }, now, options);
     },
     ping(): Promise<boolean> {
       // Like the calling-thread store: a closed or stopped store is simply not alive, and neither is
@@ -275,13 +276,6 @@ function connectThread(
     },
   };
   // Not enumerable: spreading or logging the store must not open a connection.
-  Object.defineProperty(store, "db", {
-    enumerable: false,
-    get(): Kysely<StoreDatabase> {
-      if (closed !== null) throw new SolError("unavailable", "The store is closed");
-      db ??= connectSqlite(sqlitePath, false, { busyTimeoutMs, poolMax: 1 }).db;
-      return db;
-    },
-  });
+  Object.defineProperty(store, "db", { enumerable: false, get: mainDb });
   return store as unknown as ThreadedSqlStore;
 }
