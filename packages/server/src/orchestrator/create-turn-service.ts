@@ -8,6 +8,9 @@ import {
   policyHints,
   resolveBaselineMemento,
   SolError,
+  type StoredMemento,
+  type StoredMessage,
+  type ThreadStats,
   type TransmissionRecord,
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
@@ -27,6 +30,8 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 // Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
 // costs a re-read and a commit, never a model call.
 const MEMENTO_CAS_ATTEMPTS = 16;
+/** What a turn reads of its thread before it starts: memento, recent window, stats. */
+type ThreadReads = [StoredMemento | null, StoredMessage[], ThreadStats];
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The orchestrator of one turn: idempotency, transmission lifecycle, the pipeline, one atomic commit. */
@@ -40,11 +45,32 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   const inFlight = new Set<Promise<unknown>>();
   const iso = () => new Date(opts.clock.now()).toISOString();
 
+  /** The thread's stored state a turn starts from: memento, recent window and stats. */
+  function readThread(ctx: TurnContext, packet: PacketInput): Promise<ThreadReads> {
+    const { tenantId } = ctx;
+    const { threadId } = packet;
+    // Independent reads, issued together: under SQLite group commit each read waits for the open
+    // group's COMMIT, so reading one after another cost one loop turn each.
+    return Promise.all([
+      opts.store.mementos.get(tenantId, threadId),
+      // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
+      packet.thread_context_mode === "off" || ctx.window
+        ? Promise.resolve([])
+        : opts.store.messages.listRecent(tenantId, threadId, opts.windowSize),
+      opts.store.messages.threadStats(tenantId, threadId),
+    ]);
+  }
+
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
     // Driver Block limits are the client's fault: reject before anything is written.
     throwOnDriverBlockIssues(opts.engines.policy.resolve(policyRequest(packet)));
     // A new claim starts delivering in its own transaction (created `sending` with the first attempt).
     const started = { attemptId: opts.ids("att"), startedMs: opts.clock.now() };
+    // The thread is read alongside the claim, in the same store round trip rather than the next one
+    // (the claim writes nothing those reads see). Only a new claim uses them: a request that finds
+    // its transmission already there may wait for it, and then reads the thread afresh.
+    const reads = readThread(ctx, packet);
+    reads.catch(() => undefined);
     const claim = await opts.store.transmissions.claim({
       tenantId: ctx.tenantId,
       requestId: packet.requestId,
@@ -76,7 +102,12 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         return { response: existing.response, replayed: true, createdAt: transmission.createdAt };
       transmission = existing.transmission;
     }
-    const work = execute(ctx, packet, transmission, claim.kind === "created" ? started : undefined);
+    const work = execute(
+      ctx,
+      packet,
+      transmission,
+      claim.kind === "created" ? { ...started, reads } : undefined,
+    );
     inFlight.add(work);
     try {
       return { response: await work, replayed: false, createdAt: transmission.createdAt };
@@ -90,7 +121,11 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     ctx: TurnContext,
     packet: PacketInput,
     tx: TransmissionRecord,
-    started?: { readonly attemptId: string; readonly startedMs: number },
+    started?: {
+      readonly attemptId: string;
+      readonly startedMs: number;
+      readonly reads: Promise<ThreadReads>;
+    },
   ): Promise<ChatResponse> {
     const { tenantId } = ctx;
     const trace = new TraceBuffer(() => opts.clock.now());
@@ -130,6 +165,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         attemptId,
         startedMs,
         firstAttempt: started !== undefined,
+        ...(started ? { reads: started.reads } : {}),
       });
     } catch (error) {
       const sol =
@@ -154,7 +190,12 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     packet: PacketInput,
     tx: TransmissionRecord,
     trace: TraceBuffer,
-    delivery: { readonly attemptId: string; readonly startedMs: number; readonly firstAttempt: boolean },
+    delivery: {
+      readonly attemptId: string;
+      readonly startedMs: number;
+      readonly firstAttempt: boolean;
+      readonly reads?: Promise<ThreadReads>;
+    },
   ) {
     const { tenantId } = ctx;
     const { threadId, message } = packet;
@@ -166,16 +207,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     };
 
     const contextOff = packet.thread_context_mode === "off";
-    // Independent reads, issued together: under SQLite group commit each read waits for the open
-    // group's COMMIT, so reading one after another cost one loop turn each.
-    const [storedAtStart, history, stats] = await Promise.all([
-      opts.store.mementos.get(tenantId, threadId),
-      // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
-      contextOff || ctx.window
-        ? Promise.resolve([])
-        : opts.store.messages.listRecent(tenantId, threadId, opts.windowSize),
-      opts.store.messages.threadStats(tenantId, threadId),
-    ]);
+    const [storedAtStart, history, stats] = await (delivery.reads ?? readThread(ctx, packet));
     let stored = storedAtStart;
     const baseline = resolveBaselineMemento({
       threadId,

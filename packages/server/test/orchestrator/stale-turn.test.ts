@@ -18,6 +18,8 @@ describe("a turn abandoned by a dead process", () => {
   let turns: TurnService;
   const clock = createManualClock(T0);
   let n = 0;
+  // Runs while a duplicate request waits for its twin (one poll of the waiting loop).
+  let duringWait: (() => Promise<void>) | null = null;
 
   beforeEach(async () => {
     store = await openStore("sqlite::memory:");
@@ -32,10 +34,16 @@ describe("a turn abandoned by a dead process", () => {
       idempotencyWaitMs: 100,
       staleTurnMs: 60_000,
       // The manual clock moves only when the waiting loop sleeps.
-      sleep: async (ms) => clock.advance(ms),
+      sleep: async (ms) => {
+        clock.advance(ms);
+        const hook = duringWait;
+        duringWait = null;
+        await hook?.();
+      },
     });
   });
   afterEach(async () => {
+    duringWait = null;
     await store.close();
   });
 
@@ -88,4 +96,21 @@ describe("a turn abandoned by a dead process", () => {
       expect(again.response).toEqual(outcome.response);
     });
   }
+
+  it("reads the thread after waiting, so a turn committed meanwhile is in the taken-over turn's window", async () => {
+    const { packet, bodyHash } = await abandon("late", "sending");
+    // Fresh for 10 ms more: the request waits, and another turn on the thread commits during the wait.
+    clock.advance(59_990);
+    duringWait = async () => {
+      const other = PacketInput.parse({ requestId: "other", threadId: "th", message: "Plan my week." });
+      await turns.runTurn({ tenantId: "default", bodyHash: sha256Hex(canonicalJson(other)) }, other);
+    };
+    const outcome = await turns.runTurn({ tenantId: "default", bodyHash }, packet);
+    expect(duringWait).toBeNull();
+    expect(outcome.response.transmissionId).toBe("tx-late");
+    const events = await store.traces.get("default", outcome.response.trace.traceRunId);
+    const retrieval = events.find((e) => e.phase === "retrieval");
+    expect(retrieval?.metadata).toMatchObject({ windowMessages: 2, windowSource: "stored" });
+    expect(await store.messages.countInThread("default", "th")).toBe(4);
+  });
 });
