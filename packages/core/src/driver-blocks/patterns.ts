@@ -102,17 +102,32 @@ export function textMatches(text: string, pattern: string): boolean {
   return compiled.ok && matchPattern(text, compiled.value) !== null;
 }
 
+// Every reply is linted against a few hundred alternatives, so the edge test is on a hot path: ASCII
+// is decided by code range, and only other characters go to the Unicode regex.
+function isWordChar(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) {
+    return (
+      (code >= 0x30 && code <= 0x39) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x61 && code <= 0x7a) ||
+      code === 0x5f
+    );
+  }
+  return WORD_CHAR.test(ch);
+}
+
 function findOnWordBoundary(text: string, needle: string): number {
-  const checkStart = WORD_CHAR.test(needle.charAt(0));
-  const checkEnd = WORD_CHAR.test(needle.charAt(needle.length - 1));
+  const checkStart = isWordChar(needle.charAt(0));
+  const checkEnd = isWordChar(needle.charAt(needle.length - 1));
   let from = 0;
   while (from <= text.length - needle.length) {
     const index = text.indexOf(needle, from);
     if (index < 0) return -1;
     const before = index > 0 ? text.charAt(index - 1) : "";
     const after = text.charAt(index + needle.length);
-    const startOk = !checkStart || before === "" || !WORD_CHAR.test(before);
-    const endOk = !checkEnd || after === "" || !WORD_CHAR.test(after);
+    const startOk = !checkStart || before === "" || !isWordChar(before);
+    const endOk = !checkEnd || after === "" || !isWordChar(after);
     if (startOk && endOk) return index;
     from = index + 1;
   }
