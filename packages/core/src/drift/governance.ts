@@ -1,5 +1,10 @@
 import { CLAIMED_ACTION_PATTERNS } from "../driver-blocks/claimed-actions.js";
-import { type CompiledPattern, compilePattern, matchNormalized } from "../driver-blocks/patterns.js";
+import {
+  type CompiledPattern,
+  compilePattern,
+  createPatternScanner,
+  type PatternScanner,
+} from "../driver-blocks/patterns.js";
 
 /**
  * Governance constraints of the mounted law, linted on every turn whatever the Driver Blocks:
@@ -38,17 +43,14 @@ function compileAll(sources: readonly string[]): CompiledPattern[] {
   });
 }
 
-const AUTHORITY = compileAll(AUTHORITY_LAUNDERING_PATTERNS);
-const UNSOURCED = compileAll(UNSOURCED_AUTHORITY_PATTERNS);
-const CLAIMS = compileAll(CLAIMED_ACTION_PATTERNS);
+// Every reply is checked against all three sets (a few hundred phrases): one automaton pass each.
+const AUTHORITY = createPatternScanner(compileAll(AUTHORITY_LAUNDERING_PATTERNS));
+const UNSOURCED = createPatternScanner(compileAll(UNSOURCED_AUTHORITY_PATTERNS));
+const CLAIMS = createPatternScanner(compileAll(CLAIMED_ACTION_PATTERNS));
 
-/** The first phrase of `patterns` found in normalised text, or null. */
-function firstHit(normalizedText: string, patterns: readonly CompiledPattern[]): string | null {
-  for (const pattern of patterns) {
-    const hit = matchNormalized(normalizedText, pattern);
-    if (hit !== null) return hit.alternative;
-  }
-  return null;
+/** The phrase of the first pattern found in normalised text, or null. */
+function firstHit(normalizedText: string, scanner: PatternScanner): string | null {
+  return scanner.firstMatch(normalizedText)?.match.alternative ?? null;
 }
 
 /** An authority-laundering phrase in normalised text, or null. */

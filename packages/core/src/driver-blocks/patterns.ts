@@ -1,3 +1,4 @@
+import { type AhoCorasick, buildAhoCorasick } from "../checkpoints/keywords/aho-corasick.js";
 import { fail, type Issue, ok, type Result } from "../result.js";
 
 /**
@@ -91,6 +92,47 @@ export function matchNormalized(normalizedText: string, pattern: CompiledPattern
   return best;
 }
 
+/** Several compiled patterns, matched against one text in a single pass. */
+export interface PatternScanner {
+  /** The first pattern, in the scanner's order, matching already-normalised text, and its match; or null. */
+  firstMatch(normalizedText: string): { readonly pattern: number; readonly match: PatternMatch } | null;
+}
+
+/**
+ * Builds a scanner whose `firstMatch` answers what calling matchNormalized on each pattern in turn would:
+ * a multi-pattern automaton finds where every alternative first occurs in one pass, and only those
+ * occurrences are then checked for word edges. Worth it for fixed sets of many alternatives (the
+ * governance phrases are linted on every reply); the automaton is built on first use.
+ */
+export function createPatternScanner(patterns: readonly CompiledPattern[]): PatternScanner {
+  const alternatives: string[] = [];
+  const starts: number[] = [];
+  for (const pattern of patterns) {
+    starts.push(alternatives.length);
+    alternatives.push(...pattern.alternatives);
+  }
+  starts.push(alternatives.length);
+  let automaton: AhoCorasick | undefined;
+  return {
+    firstMatch(normalizedText) {
+      automaton ??= buildAhoCorasick(alternatives, { caseSensitive: true });
+      const first = automaton.firstPositions(normalizedText);
+      for (let p = 0; p + 1 < starts.length; p++) {
+        let best: PatternMatch | null = null;
+        for (let a = starts[p] as number; a < (starts[p + 1] as number); a++) {
+          const from = first[a] as number;
+          if (from < 0) continue;
+          const alternative = alternatives[a] as string;
+          const index = findOnWordBoundary(normalizedText, alternative, from);
+          if (index >= 0 && (best === null || index < best.index)) best = { alternative, index };
+        }
+        if (best !== null) return { pattern: p, match: best };
+      }
+      return null;
+    },
+  };
+}
+
 /** Matches a compiled pattern against raw text. */
 export function matchPattern(text: string, pattern: CompiledPattern): PatternMatch | null {
   return matchNormalized(normalizeForMatch(text), pattern);
@@ -117,10 +159,11 @@ function isWordChar(ch: string): boolean {
   return WORD_CHAR.test(ch);
 }
 
-function findOnWordBoundary(text: string, needle: string): number {
+/** First occurrence of `needle` at or after `start` whose word-character edges stand free; -1 if none. */
+function findOnWordBoundary(text: string, needle: string, start = 0): number {
   const checkStart = isWordChar(needle.charAt(0));
   const checkEnd = isWordChar(needle.charAt(needle.length - 1));
-  let from = 0;
+  let from = start;
   while (from <= text.length - needle.length) {
     const index = text.indexOf(needle, from);
     if (index < 0) return -1;
