@@ -8,9 +8,6 @@ import {
   policyHints,
   resolveBaselineMemento,
   SolError,
-  type StoredMemento,
-  type StoredMessage,
-  type ThreadStats,
   type TransmissionRecord,
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
@@ -21,6 +18,7 @@ import { assembleWithinBudget } from "./input-budget.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { applyCheckpointPolicy, routeTurn } from "./routing-phase.js";
+import { readThread, type ThreadReads } from "./thread-reads.js";
 import { describeToolCalls } from "./tool-calls.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { buildTurnResponse } from "./turn-response.js";
@@ -30,8 +28,6 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 // Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
 // costs a re-read and a commit, never a model call.
 const MEMENTO_CAS_ATTEMPTS = 16;
-/** What a turn reads of its thread before it starts: memento, recent window, stats. */
-type ThreadReads = [StoredMemento | null, StoredMessage[], ThreadStats];
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The orchestrator of one turn: idempotency, transmission lifecycle, the pipeline, one atomic commit. */
@@ -45,22 +41,6 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   const inFlight = new Set<Promise<unknown>>();
   const iso = () => new Date(opts.clock.now()).toISOString();
 
-  /** The thread's stored state a turn starts from: memento, recent window and stats. */
-  function readThread(ctx: TurnContext, packet: PacketInput): Promise<ThreadReads> {
-    const { tenantId } = ctx;
-    const { threadId } = packet;
-    // Independent reads, issued together: under SQLite group commit each read waits for the open
-    // group's COMMIT, so reading one after another cost one loop turn each.
-    return Promise.all([
-      opts.store.mementos.get(tenantId, threadId),
-      // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
-      packet.thread_context_mode === "off" || ctx.window
-        ? Promise.resolve([])
-        : opts.store.messages.listRecent(tenantId, threadId, opts.windowSize),
-      opts.store.messages.threadStats(tenantId, threadId),
-    ]);
-  }
-
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
     // Driver Block limits are the client's fault: reject before anything is written.
     throwOnDriverBlockIssues(opts.engines.policy.resolve(policyRequest(packet)));
@@ -69,7 +49,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     // The thread is read alongside the claim, in the same store round trip rather than the next one
     // (the claim writes nothing those reads see). Only a new claim uses them: a request that finds
     // its transmission already there may wait for it, and then reads the thread afresh.
-    const reads = readThread(ctx, packet);
+    const reads = readThread(opts.store, ctx, packet, opts.windowSize);
     reads.catch(() => undefined);
     const claim = await opts.store.transmissions.claim({
       tenantId: ctx.tenantId,
@@ -207,7 +187,8 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     };
 
     const contextOff = packet.thread_context_mode === "off";
-    const [storedAtStart, history, stats] = await (delivery.reads ?? readThread(ctx, packet));
+    const [storedAtStart, history, stats] = await (delivery.reads ??
+      readThread(opts.store, ctx, packet, opts.windowSize));
     let stored = storedAtStart;
     const baseline = resolveBaselineMemento({
       threadId,
