@@ -15,7 +15,12 @@ export * from "./reminder-store.js";
 export type { StoreDatabase, StoreDialect } from "./schema.js";
 export { parseStoreUrl, type StoreLocation } from "./store-url.js";
 export { projectTaskForStore, type StoreProjectionOptions } from "./task-projection.js";
-export { createTaskStore, type SqlTaskStore, type TaskStoreOptions } from "./task-store.js";
+export {
+  createTaskStore,
+  type NewTaskOptions,
+  type SqlTaskStore,
+  type TaskStoreOptions,
+} from "./task-store.js";
 export { createThoughtStore, type ThoughtEntry, type ThoughtHistoryStore } from "./thought-store.js";
 export { canonicalEventJson, GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "./trace-hash.js";
 export { assertTransition } from "./transmission-store.js";

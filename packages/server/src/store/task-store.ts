@@ -1,6 +1,7 @@
 import {
   type AddTaskOptions,
   applyMetadataPatch,
+  buildNewTask,
   issuesFromZod,
   type Result,
   SolError,
@@ -10,6 +11,7 @@ import {
   type TaskStorePort,
   type TenantId,
 } from "@solserver/core";
+import { randomIds } from "../util/ids.js";
 import { toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isCheckViolation, isUniqueViolation } from "./db-errors.js";
@@ -26,8 +28,25 @@ export interface TaskStoreOptions {
   readonly warn?: (message: string) => void;
 }
 
+/** Options of `addTask`: plain data, so they cross to a store on its own thread too. */
+export interface NewTaskOptions extends AddTaskOptions {
+  /** The new task's id; default a fresh `task_...` id. */
+  readonly taskId?: string;
+  /** Creation time in ms; default the store's clock. */
+  readonly nowMs?: number;
+}
+
 /** TaskStorePort over SQL, plus the atomic writes the agency service and executors need. */
 export interface SqlTaskStore extends TaskStorePort {
+  /**
+   * The agency contract's `addTask()`: builds a pending task from caller data with its metadata rebuilt
+   * from scratch (`buildNewTask`: the rebuilt keys are set here, only PROPAGATED_META_KEYS survive, an
+   * empty goalKey is dropped), stores it and returns it. `origin` is not set: stamp it with
+   * `finalizeNewTask()` and `update`. Invalid data is `invalid_input` and stores nothing.
+   */
+  addTask(tenantId: TenantId, taskData: unknown, options?: NewTaskOptions): Promise<Task>;
+  /** The agency contract's `TaskStore.setTask()`: stores a new task, exactly as `add` does. */
+  setTask(tenantId: TenantId, task: Task, options?: AddTaskOptions): Promise<void>;
   /** Like `update`, but only while the stored status is one of `expected` (compare-and-set). */
   updateIfStatus(tenantId: TenantId, task: Task, expected: readonly TaskStatus[]): Promise<boolean>;
   /**
@@ -128,6 +147,20 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
         if (isCheckViolation(error)) throw invalidTask(String(error));
         throw error;
       }
+    },
+
+    setTask: (tenantId, task, addOptions) => store.add(tenantId, task, addOptions),
+
+    async addTask(tenantId, taskData, newOptions = {}) {
+      const { taskId, nowMs, ...addOptions } = newOptions;
+      const built = buildNewTask(taskData, {
+        nowMs: nowMs ?? Date.parse(ctx.nowIso()),
+        ids: (prefix) => taskId ?? randomIds(prefix),
+        projection: { isProduction: settings.isProduction, warn: settings.warn, warnedKeys },
+      });
+      if (!built.ok) throw invalidTask(built.issues);
+      await store.add(tenantId, built.value, addOptions);
+      return built.value;
     },
 
     async get(tenantId, taskId) {
