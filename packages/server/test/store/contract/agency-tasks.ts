@@ -202,24 +202,30 @@ export function agencyTaskContract(harness: Harness): void {
       expect((await tasks.get(A, task.id))?.metadata.origin).toEqual(stamped.metadata.origin);
     });
 
-    it("warns on a task stored without origin only under PLANNING_STRICT_FINALIZE and without allowUnfinalized", async () => {
-      const warnings: string[] = [];
-      const { tasks } = await open(harness, { strictFinalize: true, warn: (m) => warnings.push(m) });
-      const ids = counterIds();
-      const bare = newTask(ids, { finalize: false });
-      await tasks.add(A, bare);
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain("PLANNING_STRICT_FINALIZE");
-      expect(warnings[0]).toContain(bare.id);
-      await tasks.add(A, newTask(ids, { finalize: false }), { allowUnfinalized: true });
-      await tasks.add(A, newTask(ids));
-      expect(warnings).toHaveLength(1);
+    // `setTask` is the agency contract's name for `add`: both must behave alike.
+    for (const method of ["add", "setTask"] as const) {
+      it(`${method} warns on a task stored without origin only under PLANNING_STRICT_FINALIZE and without allowUnfinalized`, async () => {
+        const warnings: string[] = [];
+        const { tasks } = await open(harness, { strictFinalize: true, warn: (m) => warnings.push(m) });
+        const ids = counterIds();
+        const bare = newTask(ids, { finalize: false });
+        await tasks[method](A, bare);
+        expect(await tasks.get(A, bare.id)).toEqual(bare);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain("PLANNING_STRICT_FINALIZE");
+        expect(warnings[0]).toContain(bare.id);
+        await tasks[method](A, newTask(ids, { finalize: false }), { allowUnfinalized: true });
+        await tasks[method](A, newTask(ids));
+        expect(warnings).toHaveLength(1);
+        const duplicate = await rejection(tasks[method](A, bare));
+        expect(isSolError(duplicate) && duplicate.code).toBe("conflict");
 
-      const lax: string[] = [];
-      const relaxed = await open(harness, { strictFinalize: false, warn: (m) => lax.push(m) });
-      await relaxed.tasks.add(B, newTask(counterIds(), { finalize: false }));
-      expect(lax).toEqual([]);
-    });
+        const lax: string[] = [];
+        const relaxed = await open(harness, { strictFinalize: false, warn: (m) => lax.push(m) });
+        await relaxed.tasks[method](B, newTask(counterIds(), { finalize: false }));
+        expect(lax).toEqual([]);
+      });
+    }
 
     it("addTask drops empty-string goalKey (never reaches task.metadata)", async () => {
       const { tasks } = await open(harness);
@@ -274,20 +280,6 @@ export function agencyTaskContract(harness: Harness): void {
       const badId = await rejection(tasks.addTask(A, { type: "x", title: "y" }, { taskId: "" }));
       expect(isSolError(badId) && badId.code).toBe("invalid_input");
       expect(await tasks.count(A)).toBe(0);
-    });
-
-    it("setTask stores a new task as add does, with the strict-finalize warning", async () => {
-      const warnings: string[] = [];
-      const { tasks } = await open(harness, { strictFinalize: true, warn: (m) => warnings.push(m) });
-      const ids = counterIds();
-      const bare = newTask(ids, { finalize: false });
-      await tasks.setTask(A, bare);
-      expect(await tasks.get(A, bare.id)).toEqual(bare);
-      expect(warnings).toHaveLength(1);
-      await tasks.setTask(A, newTask(ids, { finalize: false }), { allowUnfinalized: true });
-      expect(warnings).toHaveLength(1);
-      const duplicate = await rejection(tasks.setTask(A, bare));
-      expect(isSolError(duplicate) && duplicate.code).toBe("conflict");
     });
 
     it("compare-and-set: of two concurrent claims of one pending task exactly one wins", async () => {
