@@ -8,6 +8,7 @@ import { isPgErrorCode } from "./db-errors.js";
 import type { StoreDatabase, StoreDialect } from "./schema.js";
 import { acquireCheckpointer } from "./sqlite-checkpointer.js";
 import { LockingSqliteDialect } from "./sqlite-driver.js";
+import { retryWhileBusy } from "./sqlite-retry.js";
 
 /** WAL pages after which the writing connection checkpoints itself (the background thread normally has). */
 const BACKSTOP_CHECKPOINT_PAGES = 10_000;
@@ -51,18 +52,23 @@ export function connectSqlite(path: string, memory: boolean, settings: ConnectSe
   }
   let database: Database.Database | undefined;
   try {
-    database = new Database(file);
-    database.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
-    if (!memory) database.pragma("journal_mode = WAL");
-    // NORMAL is durable across application crashes in WAL mode and much cheaper than FULL.
-    database.pragma("synchronous = NORMAL");
-    database.pragma("foreign_keys = ON");
-    // Group commit runs each transaction under a savepoint, whose journal of original pages would
-    // otherwise go to a temporary file on every first change of a page.
-    database.pragma("temp_store = MEMORY");
-    // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this connection only checkpoints
-    // itself as a backstop once the WAL passes ~40 MB.
-    if (!memory) database.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    const db = new Database(file);
+    database = db;
+    db.pragma(`busy_timeout = ${settings.busyTimeoutMs}`);
+    // Several stores opening one new file at once can be refused at once (SQLITE_BUSY) while one of
+    // them switches it to WAL; the setup is retried within the busy timeout.
+    retryWhileBusy(() => {
+      if (!memory) db.pragma("journal_mode = WAL");
+      // NORMAL is durable across application crashes in WAL mode and much cheaper than FULL.
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      // Group commit runs each transaction under a savepoint, whose journal of original pages would
+      // otherwise go to a temporary file on every first change of a page.
+      db.pragma("temp_store = MEMORY");
+      // Checkpoints run on a worker thread (sqlite-checkpointer.ts); this connection only checkpoints
+      // itself as a backstop once the WAL passes ~40 MB.
+      if (!memory) db.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    }, settings.busyTimeoutMs);
   } catch (cause) {
     database?.close();
     throw new SolError("unavailable", `Cannot open the SQLite store ${file}`, { cause });
