@@ -11,7 +11,14 @@ import type { SqlSolStore } from "../open-store.js";
 import type { StoreDatabase } from "../schema.js";
 import { requireStoreLocation } from "../store-url.js";
 import type { TaskStoreOptions } from "../task-store.js";
-import { decodeError, type RpcCall, type RpcHello, type RpcReply, STORE_RPC_VERSION } from "./rpc.js";
+import {
+  batchPerTick,
+  decodeError,
+  type RpcCall,
+  type RpcHello,
+  type RpcReply,
+  STORE_RPC_VERSION,
+} from "./rpc.js";
 import type { StoreThreadData } from "./store-thread.js";
 
 /** Options of {@link openWorkerStore}. */
@@ -176,8 +183,6 @@ function connectThread(
   // After the listeners: adding a "message" listener references the thread again.
   releaseIfIdle();
 
-  // Calls made in one tick travel as one message (a turn's parallel reads, many turns under load).
-  let outbox: RpcCall[] = [];
   const refuse = (message: RpcCall, cause: unknown) => {
     const waiter = pending.get(message.id);
     pending.delete(message.id);
@@ -187,9 +192,8 @@ function connectThread(
       }),
     );
   };
-  const flush = () => {
-    const batch = outbox;
-    outbox = [];
+  // Calls made in one tick travel as one message (a turn's parallel reads, many turns under load).
+  const send = batchPerTick<RpcCall>((batch) => {
     try {
       worker.postMessage(batch);
     } catch {
@@ -203,7 +207,7 @@ function connectThread(
       }
       releaseIfIdle();
     }
-  };
+  });
   const call = (target: string, method: string, args: unknown[]): Promise<unknown> => {
     if (stopped !== null) return Promise.reject(stopped);
     const id = nextId++;
@@ -212,8 +216,7 @@ function connectThread(
     return new Promise((resolve, reject) => {
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve, reject });
-      outbox.push(message);
-      if (outbox.length === 1) queueMicrotask(flush);
+      send(message);
     });
   };
   const remote = (target: string): Record<string, unknown> => {

@@ -32,6 +32,24 @@ export type RpcHello =
     }
   | { readonly type: "failed"; readonly error: EncodedError };
 
+/**
+ * Collects items pushed in one tick and hands them to `send` as one array at the end of it: one
+ * message per tick each way, however many calls or answers that tick produced. `send` decides what a
+ * batch that cannot be posted means on its side.
+ */
+export function batchPerTick<T>(send: (batch: T[]) => void): (item: T) => void {
+  let outbox: T[] = [];
+  const flush = () => {
+    const batch = outbox;
+    outbox = [];
+    send(batch);
+  };
+  return (item) => {
+    outbox.push(item);
+    if (outbox.length === 1) queueMicrotask(flush);
+  };
+}
+
 /** An error as it crosses the thread boundary (structured clone drops `code`, `details`, classes). */
 export interface EncodedError {
   readonly name: string;

@@ -6,7 +6,14 @@ import { SolError } from "@solserver/core";
 import { createAgencyStore } from "../agency-store.js";
 import { openStore, type SqlSolStore } from "../open-store.js";
 import type { TaskStoreOptions } from "../task-store.js";
-import { encodeError, type RpcCall, type RpcHello, type RpcReply, STORE_RPC_VERSION } from "./rpc.js";
+import {
+  batchPerTick,
+  encodeError,
+  type RpcCall,
+  type RpcHello,
+  type RpcReply,
+  STORE_RPC_VERSION,
+} from "./rpc.js";
 
 /** What the main thread hands the store thread at start. */
 export interface StoreThreadData {
@@ -75,11 +82,8 @@ async function main(port: NonNullable<typeof parentPort>, data: StoreThreadData)
   }
   const targets = targetsOf(store, data.agency);
   // Answers settled in one tick travel as one message (a group commit settles many calls at once).
-  let outbox: RpcReply[] = [];
   let closing = false;
-  const flush = () => {
-    const batch = outbox;
-    outbox = [];
+  const reply = batchPerTick<RpcReply>((batch) => {
     try {
       port.postMessage(batch);
     } catch {
@@ -88,11 +92,7 @@ async function main(port: NonNullable<typeof parentPort>, data: StoreThreadData)
     }
     // The thread ends once the store is closed and the caller has its answer.
     if (closing) port.close();
-  };
-  const reply = (message: RpcReply) => {
-    outbox.push(message);
-    if (outbox.length === 1) queueMicrotask(flush);
-  };
+  });
   const handle = (call: RpcCall) => {
     const target = targets.get(call.target);
     const fn = target?.[call.method];
