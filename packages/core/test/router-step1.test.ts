@@ -208,3 +208,103 @@ describe("router step 1 without examples to calibrate on", () => {
     expect(vague.step).toBe(2);
   });
 });
+
+describe("router step 1: configured terms with few or unlike examples", () => {
+  // Examples that share few words with each other: held-out accuracy is low, so the calibration map
+  // is low everywhere, yet a message naming one mode's keyword is a deterministic route.
+  const sparse = createRouter({
+    defaultMode: "assist",
+    modes: [
+      {
+        label: "assist",
+        keywords: ["help"],
+        examples: ["Can you draft a reply to my landlord?", "Summarize this article", "Write a cover letter"],
+      },
+      {
+        label: "companion",
+        keywords: ["lonely"],
+        examples: ["I had a rough day and want to talk", "Nobody understands me lately"],
+      },
+      { label: "finance", keywords: ["budget", "invest"] },
+    ],
+  });
+  const calibrated = createRouter({
+    defaultMode: "coding",
+    modes: [
+      {
+        label: "coding",
+        keywords: ["bug", "compile"],
+        examples: [
+          "Why does my function return undefined",
+          "Refactor this class please",
+          "What does this stack trace mean",
+          "How do I write a unit test",
+          "My loop never ends",
+          "Explain async await",
+          "Set up a linter for my project",
+          "Merge conflict in git",
+        ],
+      },
+      {
+        label: "cooking",
+        keywords: ["recipe", "bake"],
+        examples: [
+          "What can I make with eggs and rice",
+          "How long to roast a chicken",
+          "Is raw flour safe to eat",
+          "Substitute for buttermilk",
+          "Dinner ideas for a picky kid",
+          "How do I sharpen a knife",
+          "Pasta sauce from scratch",
+          "Why did my bread not rise",
+        ],
+      },
+      {
+        label: "travel",
+        keywords: ["flight", "hotel"],
+        examples: [
+          "Plan a weekend in Lisbon",
+          "What to pack for Iceland",
+          "Do I need a visa for Japan",
+          "Cheapest way around Paris",
+          "Travelling alone in Peru",
+          "Best time to visit Bali",
+          "Road trip route through Utah",
+          "Tips for jet lag",
+        ],
+      },
+    ],
+  });
+
+  it("fewer than 20 held-out predictions: no calibration map, and a keyword hit routes at step 1", () => {
+    expect(sparse.calibration).toBeNull();
+    expect(sparse.route({ message: "help me write an email" })).toMatchObject({
+      modeLabel: "assist",
+      step: 1,
+    });
+    expect(sparse.route({ message: "I feel so lonely" })).toMatchObject({ modeLabel: "companion", step: 1 });
+    expect(sparse.route({ message: "how should I budget this month" })).toMatchObject({
+      modeLabel: "finance",
+      step: 1,
+    });
+  });
+
+  it("a calibrated pack still routes a message naming one mode's terms at step 1", () => {
+    expect(calibrated.calibration?.points).toBeGreaterThanOrEqual(20);
+    for (const [message, mode] of [
+      ["there is a bug here", "coding"],
+      ["find me a recipe", "cooking"],
+      ["book a flight to Rome", "travel"],
+    ] as const) {
+      const decision = calibrated.route({ message });
+      expect(decision).toMatchObject({ modeLabel: mode, step: 1 });
+    }
+  });
+
+  it("terms of two modes leave the calibrated confidence alone", () => {
+    const both = calibrated.explain({ message: "bake a recipe on the flight" });
+    const steps = calibrated.calibration?.steps ?? [];
+    const ceiling = Math.max(...steps.map((s) => s.accuracy));
+    expect(both.decision.confidence).toBeLessThanOrEqual(ceiling + 1e-4);
+  });
+});

@@ -67,6 +67,13 @@ export function marginScore(logProbabilities: Float64Array): {
   return { best, second, margin };
 }
 
+/**
+ * Fewest held-out predictions worth a calibration map. Below it the isotonic fit is a handful of
+ * noisy blocks (five examples once mapped every score, a keyword hit included, to 0.5), so the router
+ * falls back to its uncalibrated rule: the model probability, trusted only on the mode's own term hit.
+ */
+export const MIN_CALIBRATION_POINTS = 20;
+
 /** Fits vocabulary, IDF and softmax weights on all texts, after k-fold runs that calibrate confidence. */
 export function fitLexicalClassifier(
   texts: readonly TrainingText[],
@@ -100,7 +107,7 @@ export function fitLexicalClassifier(
     }
   }
   const final = fit(counts, labels, classes, vocabulary.size, options.softmax);
-  const calibrator = points.length > 0 ? fitIsotonic(points) : null;
+  const calibrator = points.length >= MIN_CALIBRATION_POINTS ? fitIsotonic(points) : null;
   return {
     classes,
     vocabularySize: vocabulary.size,

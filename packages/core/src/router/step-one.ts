@@ -70,8 +70,14 @@ export function decideStepOne(
     reasons.push(`step 1: no known words; best guess is the ${last === undefined ? "default" : "last"} mode`);
   } else {
     if (modes.length === 1) confidence = 1;
-    else if (calibrator) confidence = calibrator.map(margin);
-    else confidence = uncalibrated(classification, best, logProbabilities);
+    else if (calibrator) {
+      confidence = calibrator.map(margin);
+      // Held-out examples rarely carry the pack's configured terms, so the map cannot speak for
+      // them: a term of the best mode alone (no other mode's) keeps the model's own probability.
+      if (ownTermsOnly(classification, best)) {
+        confidence = Math.max(confidence, Math.exp(logProbabilities[best]!));
+      }
+    } else confidence = uncalibrated(classification, best, logProbabilities);
     const odds = second >= 0 ? `, ${margin.toFixed(2)} log-odds over "${modes[second]!.label}"` : "";
     const p = Math.exp(logProbabilities[best]!).toFixed(2);
     reasons.push(`step 1: lexical model picks "${modes[best]!.label}" (p=${p}${odds})`);
@@ -108,6 +114,17 @@ function uncalibrated(classification: Classification, best: number, logProbabili
     (hit) => hit.modeIndex === best && hit.kind !== "callWord",
   );
   return termHit ? probability : Math.min(probability, UNCALIBRATED_CAP);
+}
+
+/** The message holds a configured keyword or phrase of the best mode and none of another mode. */
+function ownTermsOnly(classification: Classification, best: number): boolean {
+  let own = false;
+  for (const hit of classification.features.hits) {
+    if (hit.kind === "callWord") continue;
+    if (hit.modeIndex !== best) return false;
+    own = true;
+  }
+  return own;
 }
 
 function lastModeIndex(context: StepOneContext, thread: RouterThread | undefined): number | undefined {
