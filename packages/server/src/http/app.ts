@@ -2,7 +2,12 @@ import { existsSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import { SolError } from "@solserver/core";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from "fastify";
 import { jsonSchemaTransform, validatorCompiler } from "fastify-type-provider-zod";
 import { SERVER_VERSION } from "../version.js";
 import type { AppDeps } from "./app-deps.js";
@@ -87,7 +92,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       reply.header("connection", "close");
       throw new SolError("unavailable", "The server is shutting down; retry the request shortly.");
     }
-    if (!req.url.startsWith("/v1/")) return;
+    if (!isApiRoute(req)) return;
     const caller = resolveCaller(deps.config.SOL_API_KEYS, req.headers.authorization);
     req.tenantId = caller.tenantId;
     req.apiKey = caller.apiKey;
@@ -144,4 +149,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await app.register(fastifyStatic, { root: options.webDir, prefix: "/", index: ["index.html"] });
   }
   return app;
+}
+
+/**
+ * Whether a request is for the `/v1` API, judged by the route the router matched: the router decodes
+ * the path (`/%761/models` reaches `/v1/models`), so the raw URL alone would let an encoded prefix
+ * skip the key check and the rate budget. Unmatched requests fall back to the raw path.
+ */
+function isApiRoute(req: FastifyRequest): boolean {
+  const route = req.routeOptions.url;
+  if (route !== undefined) return route.startsWith("/v1/");
+  return req.url.startsWith("/v1/");
 }

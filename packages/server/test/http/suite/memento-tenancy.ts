@@ -28,6 +28,23 @@ export function mementoTenancySuite(backend: Backend): void {
       expect((await srv.request("GET", "/healthz")).status).toBe(200);
     });
 
+    it("a percent-encoded /v1 prefix reaches the route only with a key (no way around auth)", async () => {
+      // The router decodes %76 to "v": the key check must follow the matched route, not the raw URL.
+      for (const path of ["/%761/models", "/%76%31/agency/counters", "/v%31/threads/t/memento"]) {
+        const res = await srv.request("GET", path);
+        expect(res.status, path).toBe(401);
+        expect(res.json.error.code).toBe("unauthorized");
+      }
+      const chat = await srv.request("POST", "/%761/chat", {
+        requestId: "enc-1",
+        threadId: "t",
+        message: "hi",
+      });
+      expect(chat.status).toBe(401);
+      const keyed = await srv.request("GET", "/%761/models", undefined, asA);
+      expect(keyed.status).toBe(200);
+    });
+
     it("GET 404 before any turn, then ETag; PUT needs If-Match (428), rejects stale tags (412)", async () => {
       expect((await srv.request("GET", "/v1/threads/th-m/memento", undefined, asA)).status).toBe(404);
       const turn = await srv.request(
