@@ -1,11 +1,15 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/index.js";
 import { cleanEnv, ensureServerBuilt, runCli } from "../support/built-cli.js";
+
+const serverRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 describe("sol CLI: help, migrate and bad configuration", () => {
   let dir: string;
@@ -21,6 +25,23 @@ describe("sol CLI: help, migrate and bad configuration", () => {
     for (const command of ["serve", "chat", "trace", "migrate"]) {
       expect(res.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, "m"));
     }
+  });
+
+  it("the package's bin is a committed launcher that npm links as `sol` and that runs the built CLI", async () => {
+    // dist/ does not exist when npm links bins at install time; a bin pointing into it went unlinked.
+    const pkg = JSON.parse(readFileSync(join(serverRoot, "package.json"), "utf8")) as {
+      bin: { sol: string };
+    };
+    expect(pkg.bin.sol).toBe("./bin/sol.js");
+    const linked = join(serverRoot, "../../node_modules/.bin/sol");
+    expect(realpathSync(linked)).toBe(realpathSync(join(serverRoot, "bin/sol.js")));
+    const res = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      execFile(linked, ["--help"], (error, stdout) =>
+        error && typeof error.code !== "number" ? reject(error) : resolve({ code: error ? 1 : 0, stdout }),
+      );
+    });
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/^\s+serve\b/m);
   });
 
   it("migrate --db sqlite:<file> creates the tables, then reports the schema up to date", async () => {
