@@ -20,6 +20,9 @@ import { recoverAction } from "./recovery.js";
 import { runExecutor } from "./run-executor.js";
 import { executionToResult, toActionView, toExecuteResult } from "./views.js";
 
+/** Claims tried per execute when another writer changes the action but leaves it executable. */
+const MAX_CLAIM_ATTEMPTS = 3;
+
 /** Options of {@link createActionGate}. */
 export interface ActionGateOptions {
   readonly actions: ActionStore;
@@ -108,40 +111,51 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
 
   async function claimAndRun(tenantId: string, input: ExecuteActionInput): Promise<ExecuteActionResult> {
     const { action_id: actionId, request_id: requestId } = input;
-    const action = await load(tenantId, actionId);
+    let action = await load(tenantId, actionId);
     const answered = await actions.getExecution(tenantId, actionId, requestId);
     if (answered) return executionToResult(answered);
-    if (action.status === "executing" && action.executeRequestId === requestId) {
-      return awaitTwin(tenantId, actionId, requestId);
-    }
-    const approved = transitionAction(action.status, "approve");
-    if (!approved.ok) throw notExecutable(action);
-    const payload = verifyBinding(action);
-    const started = transitionAction(approved.value, "start");
-    if (!started.ok) throw notExecutable(action);
-    // The database decides between racing approvals: only one conditional update matches.
-    const claimed = await actions.compareAndSet(
-      tenantId,
-      actionId,
-      { status: action.status, version: action.version, payloadHash: action.payloadHash },
-      {
-        status: started.value,
-        executeRequestId: requestId,
-        leaseExpiresAt: iso(opts.leaseMs),
-        receipt: null,
-        error: null,
-        now: iso(),
-      },
-    );
-    if (claimed === null) {
-      const current = await load(tenantId, actionId);
-      if (current.status === "executing" && current.executeRequestId === requestId) {
+    // A claim that loses is tried again from the state that won, while that state is still
+    // executable (a concurrent Not now leaves it so); each pass re-checks it from the top.
+    for (let attempt = 1; ; attempt++) {
+      if (action.status === "executing" && action.executeRequestId === requestId) {
         return awaitTwin(tenantId, actionId, requestId);
       }
+      const approved = transitionAction(action.status, "approve");
+      if (!approved.ok) throw notExecutable(action);
+      const payload = verifyBinding(action);
+      const started = transitionAction(approved.value, "start");
+      if (!started.ok) throw notExecutable(action);
+      // The database decides between racing approvals: only one conditional update matches.
+      const claimed = await actions.compareAndSet(
+        tenantId,
+        actionId,
+        { status: action.status, version: action.version, payloadHash: action.payloadHash },
+        {
+          status: started.value,
+          executeRequestId: requestId,
+          leaseExpiresAt: iso(opts.leaseMs),
+          receipt: null,
+          error: null,
+          now: iso(),
+        },
+      );
+      if (claimed !== null) return run(tenantId, claimed, payload, requestId);
+      const current = await load(tenantId, actionId);
       const raced = await actions.getExecution(tenantId, actionId, requestId);
       if (raced) return executionToResult(raced);
-      throw notExecutable(current);
+      const twin = current.status === "executing" && current.executeRequestId === requestId;
+      if (attempt >= MAX_CLAIM_ATTEMPTS && !twin) throw notExecutable(current);
+      action = current;
     }
+  }
+
+  async function run(
+    tenantId: string,
+    claimed: StoredAction,
+    payload: ReturnType<typeof verifyBinding>,
+    requestId: string,
+  ): Promise<ExecuteActionResult> {
+    const actionId = claimed.actionId;
     const outcome = await runExecutor(
       opts.executors.get(claimed.kind),
       claimed.kind,

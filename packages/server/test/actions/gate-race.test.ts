@@ -42,7 +42,7 @@ describe.each(BACKENDS.filter((b) => b !== "postgres" || !pgTestsDisabled()))(
       store = null;
     });
 
-    async function setup(parties: number) {
+    async function setup(parties: number, wrap: (actions: ActionStore) => ActionStore = (a) => a) {
       const db = await makeDatabase(backend);
       cleanup = db.cleanup;
       store = await openStore(db.url);
@@ -56,7 +56,7 @@ describe.each(BACKENDS.filter((b) => b !== "postgres" || !pgTestsDisabled()))(
       };
       let n = 0;
       const gate = createActionGate({
-        actions: claimBarrier(store.actions, parties),
+        actions: wrap(claimBarrier(store.actions, parties)),
         executors: createExecutorRegistry([counting]),
         clock: createManualClock(Date.parse("2026-01-01T00:00:00.000Z")),
         ids: (prefix) => `${prefix}-${++n}`,
@@ -106,21 +106,48 @@ describe.each(BACKENDS.filter((b) => b !== "postgres" || !pgTestsDisabled()))(
       expect(b).toEqual(a);
     });
 
-    it("Approve racing Not now: exactly one decision wins and the stored status agrees with it", async () => {
+    it("Approve racing Not now: Approve always runs once; Not now wins only if it came first", async () => {
       const { gate, actionId, runs } = await setup(2);
       const [executed, deferred] = await Promise.allSettled([
         gate.execute("t", { action_id: actionId, request_id: "approve" }),
         gate.defer("t", actionId),
       ]);
-      const final = await gate.get("t", actionId);
-      expect([executed?.status, deferred?.status].filter((s) => s === "fulfilled")).toHaveLength(1);
-      if (executed?.status === "fulfilled") {
-        expect(final.status).toBe("succeeded");
-        expect(runs()).toBe(1);
-      } else {
-        expect(final.status).toBe("deferred");
-        expect(runs()).toBe(0);
+      // A deferred action is executable, so whichever way the race went the approval goes through.
+      expect(executed).toEqual({
+        status: "fulfilled",
+        value: { action_id: actionId, status: "succeeded", receipt: { summary: "run 1" } },
+      });
+      expect(runs()).toBe(1);
+      expect((await gate.get("t", actionId)).status).toBe("succeeded");
+      if (deferred?.status === "rejected") {
+        expect(isSolError(deferred.reason) && deferred.reason.code).toBe("invalid_transition");
       }
+    });
+
+    it("an approval that loses its claim to a Not now claims again from deferred and runs once", async () => {
+      let deferredFirst = false;
+      const { gate, actionId, runs } = await setup(1, (actions) => ({
+        ...actions,
+        async compareAndSet(tenantId, id, expected, patch) {
+          if (patch.status === "executing" && !deferredFirst) {
+            deferredFirst = true;
+            // The Not now lands between the approval's read and its conditional claim.
+            const current = await actions.get(tenantId, id);
+            if (current === null) throw new Error("action vanished");
+            await actions.compareAndSet(
+              tenantId,
+              id,
+              { status: current.status, version: current.version },
+              { status: "deferred", now: "2026-01-01T00:00:00.000Z" },
+            );
+          }
+          return actions.compareAndSet(tenantId, id, expected, patch);
+        },
+      }));
+      const result = await gate.execute("t", { action_id: actionId, request_id: "approve" });
+      expect(deferredFirst).toBe(true);
+      expect(result).toEqual({ action_id: actionId, status: "succeeded", receipt: { summary: "run 1" } });
+      expect(runs()).toBe(1);
     });
   },
 );
