@@ -1,5 +1,7 @@
 import { SolError } from "@solserver/core";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+
+type ParserDone = (error: Error | null, body?: unknown) => void;
 
 /** Deepest nesting a JSON body may have; deeper bodies would overflow recursive hashing and validation. */
 export const MAX_JSON_DEPTH = 128;
@@ -21,16 +23,38 @@ function unstorableText(text: string): boolean {
  */
 export function allowEmptyJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
+  const parse = (req: FastifyRequest, text: string, done: ParserDone) => {
     if (text.trim() === "") return done(null, undefined);
     return parseJson(req, text, (error, value) => {
       if (error) return done(error);
       const problem = inspectJson(value);
       return problem ? done(problem) : done(null, value);
     });
+  };
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) =>
+    parse(req, asText(body), done),
+  );
+  // Every route takes JSON. A JSON body sent with another type, or none (fetch labels a string body
+  // text/plain, curl -d form-urlencoded), is read as JSON; anything else is a 400 that says so.
+  app.removeContentTypeParser("text/plain");
+  app.addContentTypeParser("*", { parseAs: "string" }, (req, body, done) => {
+    const text = asText(body);
+    if (text.trim() !== "" && !looksLikeJson(text)) {
+      return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
+    }
+    return parse(req, text, done);
   });
+}
+
+function asText(body: string | Buffer): string {
+  return typeof body === "string" ? body : body.toString("utf8");
+}
+
+/** A JSON object or array, the only bodies a route takes, starts with one of these. */
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === "{" || first === "[";
 }
 
 /** The first reason a parsed body is refused, found without recursion so hostile input cannot overflow. */

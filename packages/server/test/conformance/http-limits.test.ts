@@ -181,6 +181,31 @@ describe("api.md conformance: body-less POSTs with a JSON content-type", () => {
   });
 });
 
+describe("api.md conformance: JSON bodies sent under another content type", () => {
+  it("reads a JSON body sent as text/plain, form-encoded or untyped, and answers 400 for non-JSON", async () => {
+    const s = await startTestServer({ backend: "sqlite-memory" });
+    try {
+      const body = (id: string) => JSON.stringify({ requestId: id, threadId: "t", message: "hello there" });
+      // fetch labels a string body text/plain;charset=UTF-8 when the caller sets no type.
+      const plain = await fetch(new URL("/v1/chat", s.url), { method: "POST", body: body("ct-1") });
+      expect(plain.status).toBe(200);
+      expect(((await plain.json()) as { requestId: string }).requestId).toBe("ct-1");
+      const form = await s.request("POST", "/v1/chat", body("ct-2"), {
+        "content-type": "application/x-www-form-urlencoded",
+      });
+      expect(form.status).toBe(200);
+      const notJson = await s.request("POST", "/v1/chat", "message=hello", {
+        "content-type": "application/x-www-form-urlencoded",
+      });
+      expectError(notJson, 400, "invalid_input");
+      expect(notJson.json.error.message).toMatch(/application\/json/);
+      expectError(await s.request("POST", "/v1/chat", "{oops", { "content-type": "text/plain" }), 400);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("api.md conformance: production mode, facade idempotency, debug traces", () => {
   let s: TestServer;
   beforeAll(async () => {
