@@ -139,12 +139,12 @@ function unclosedReason(text: string, innerStart: number): GoalTagFailReason {
 }
 
 /**
- * Finds `[GOAL: action target amount?]` tags with one left-to-right scan (no regex backtracking).
- * A tag is `[GOAL:` (any case), then at most GOAL_TAG_MAX_INNER characters without `[`, `]` or a
- * line break, then `]`. Every such tag is cut out of the text together with the spaces around it
- * (one space is kept between words), so no tag leaks into displayed text; nothing else changes. The
- * first tag that parses to a canonical action becomes `goal`; otherwise `goal` is null and
- * `failReason` says why (fail-closed).
+ * Finds the first `[GOAL: action target amount?]` tag with one left-to-right scan (no regex
+ * backtracking). A tag is `[GOAL:` (any case), then at most GOAL_TAG_MAX_INNER characters without
+ * `[`, `]` or a line break, then `]`. The text changes only by cutting out that tag, with the spaces
+ * around it (one space is kept between words), and only when it parses to a canonical action: then
+ * it is `goal`. Otherwise `goal` is null, `failReason` says why (fail-closed) and the text is
+ * returned unchanged. Later tags are counted in `tagCount` and left in the text.
  */
 export function extractGoalTag(text: string): GoalTagExtraction {
   if (!/\[goal:/i.test(text)) return { text, goal: null, failReason: "no_tag", tagCount: 0 };
@@ -158,6 +158,7 @@ export function extractGoalTag(text: string): GoalTagExtraction {
   let tagCount = 0;
   let firstOpenerInnerStart = -1;
   let removedAny = false;
+  let matched = false;
   let goal: GoalTagV1 | null = null;
   let firstFail: GoalTagFailReason | undefined;
   // Just removed a tag: skip the spaces after it, then keep one space unless words may touch.
@@ -201,18 +202,22 @@ export function extractGoalTag(text: string): GoalTagExtraction {
         eventOpener[top] === true &&
         pos - (openerPos + 6) <= GOAL_TAG_MAX_INNER
       ) {
-        const raw = out.tailFrom(openerPos);
-        if (goal === null) {
-          const parsed = parseGoalInner(raw.slice(6, -1));
-          if (parsed.ok) goal = { version: 1, ...parsed.goal, raw };
-          else firstFail ??= parsed.reason;
-        }
-        out.truncate(openerPos);
         eventPos.pop();
         eventOpener.pop();
-        out.trimEndHorizontal();
-        afterTag = true;
-        removedAny = true;
+        // Only the first complete tag is matched; it is cut out only when it parses. Later tags,
+        // and a first tag that fails, stay in the text as the model wrote them.
+        if (!matched) {
+          matched = true;
+          const raw = out.tailFrom(openerPos);
+          const parsed = parseGoalInner(raw.slice(6, -1));
+          if (parsed.ok) {
+            goal = { version: 1, ...parsed.goal, raw };
+            out.truncate(openerPos);
+            out.trimEndHorizontal();
+            afterTag = true;
+            removedAny = true;
+          } else firstFail = parsed.reason;
+        }
       } else {
         eventPos.push(pos);
         eventOpener.push(false);

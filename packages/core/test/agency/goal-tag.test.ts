@@ -72,10 +72,12 @@ describe("extractGoalTag", () => {
     ["[GOAL: collect oak_log 1,000]", "malformed"],
     ["[GOAL: collect oak_log 1234567]", "malformed"],
   ])("fails closed on %j with %s", (tag, reason) => {
-    const r = extractGoalTag(`before ${tag} after`);
+    // agency-pipeline-contract §2.1: the text changes only by stripping the matched tag.
+    const input = `before ${tag} after`;
+    const r = extractGoalTag(input);
     expect(r.goal).toBeNull();
     expect(r.failReason).toBe(reason);
-    expect(r.text).toBe("before after");
+    expect(r.text).toBe(input);
   });
 
   it("allows an id-only target for management actions only", () => {
@@ -120,19 +122,25 @@ describe("extractGoalTag", () => {
     );
   });
 
-  it("counts every opener and takes the first tag that parses", () => {
-    const r = extractGoalTag(
-      "[GOAL: fly away] then [GOAL: mine stone 3] and [GOAL: craft table] [GOAL: open",
-    );
+  it("counts every opener; only the first complete tag is matched, and later tags stay", () => {
+    const failed = "[GOAL: fly away] then [GOAL: mine stone 3] and [GOAL: craft table] [GOAL: open";
+    const r = extractGoalTag(failed);
     expect(r.tagCount).toBe(4);
-    expect(r.goal).toMatchObject({ action: "mine", target: "stone", amount: 3 });
-    expect(r.text).toBe("then and [GOAL: open");
+    expect(r.goal).toBeNull();
+    expect(r.failReason).toBe("unknown_action");
+    expect(r.text).toBe(failed);
+    const two = extractGoalTag("[GOAL: mine iron_ore 3] and [GOAL: craft table 1]");
+    expect(two.tagCount).toBe(2);
+    expect(two.goal).toMatchObject({ action: "mine", target: "iron_ore", amount: 3 });
+    expect(two.text).toBe("and [GOAL: craft table 1]");
   });
 
-  it("also removes a tag that only forms once an inner tag is removed", () => {
-    const r = extractGoalTag("a [GOAL: craft [GOAL: x y] table] b");
-    expect(r.text).toBe("a b");
-    expect(r.goal).toMatchObject({ action: "craft", target: "table" });
+  it("the first complete tag is the innermost one when tags nest", () => {
+    const nested = extractGoalTag("a [GOAL: craft [GOAL: collect log] table] b");
+    expect(nested.goal).toMatchObject({ action: "collect", target: "log" });
+    expect(nested.text).toBe("a [GOAL: craft table] b");
+    const failed = "a [GOAL: craft [GOAL: x y] table] b";
+    expect(extractGoalTag(failed)).toMatchObject({ goal: null, failReason: "unknown_action", text: failed });
   });
 
   it("keeps one space between words around a removed tag, none at line edges", () => {
