@@ -7,14 +7,42 @@ function isOpen(task: Task): boolean {
   return OPEN_TASK_STATUSES.includes(task.status);
 }
 
-/** Pending or active, at least STUCK_TIMEOUT_MS old, and no progress: treated as blocked. */
-export function isStuckTask(task: Task, nowMs: number): boolean {
-  return isOpen(task) && task.progress === 0 && nowMs - task.metadata.createdAt >= STUCK_TIMEOUT_MS;
+// Callers outside this package pass tasks as plain data (decideDriveTick's `tasks`), so these read
+// the fields defensively: a missing metadata, progress or creation time must not throw.
+
+function metadataOf(task: Task): Partial<Task["metadata"]> {
+  return (task as { metadata?: Partial<Task["metadata"]> }).metadata ?? {};
 }
 
-/** Pending or active AND (younger than STUCK_TIMEOUT_MS OR has progress): it suppresses its goal. */
+function progressOf(task: Task): number {
+  const progress = (task as { progress?: unknown }).progress;
+  return typeof progress === "number" && Number.isFinite(progress) ? progress : 0;
+}
+
+/** A task's goalKey, or undefined (also when the task carries no metadata at all). */
+export function taskGoalKey(task: Task): string | undefined {
+  return metadataOf(task).goalKey;
+}
+
+/** Age in ms from `metadata.createdAt` (epoch ms or an ISO date); null when unknown. */
+export function taskAgeMs(task: Task, nowMs: number): number | null {
+  const created: unknown = metadataOf(task).createdAt;
+  const ms = typeof created === "string" ? Date.parse(created) : created;
+  return typeof ms === "number" && Number.isFinite(ms) ? nowMs - ms : null;
+}
+
+/** Pending or active, at least STUCK_TIMEOUT_MS old, and no progress: treated as blocked. */
+export function isStuckTask(task: Task, nowMs: number): boolean {
+  const age = taskAgeMs(task, nowMs);
+  return isOpen(task) && progressOf(task) === 0 && age !== null && age >= STUCK_TIMEOUT_MS;
+}
+
+/**
+ * Pending or active AND (younger than STUCK_TIMEOUT_MS OR has progress): it suppresses its goal.
+ * A task of unknown age counts as young: without a creation time it cannot be shown stuck.
+ */
 export function isGoalSuppressingTask(task: Task, nowMs: number): boolean {
-  return isOpen(task) && (nowMs - task.metadata.createdAt < STUCK_TIMEOUT_MS || task.progress > 0);
+  return isOpen(task) && !isStuckTask(task, nowMs);
 }
 
 /** The first task that holds `goalKey` (see `isGoalSuppressingTask`), if any. */
@@ -24,5 +52,5 @@ export function findSuppressingTask(
   nowMs: number,
 ): Task | undefined {
   if (goalKey === "") return undefined;
-  return tasks.find((t) => t.metadata.goalKey === goalKey && isGoalSuppressingTask(t, nowMs));
+  return tasks.find((t) => taskGoalKey(t) === goalKey && isGoalSuppressingTask(t, nowMs));
 }

@@ -6,7 +6,7 @@ import { canonicalGoalKey } from "./goal-key.js";
 import { extractGoalTag, type GoalTagFailReason } from "./goal-tag.js";
 import type { Task } from "./task.js";
 import { buildNewTask, finalizeNewTask } from "./task-factory.js";
-import { findSuppressingTask, STUCK_TIMEOUT_MS } from "./task-liveness.js";
+import { findSuppressingTask, STUCK_TIMEOUT_MS, taskAgeMs, taskGoalKey } from "./task-liveness.js";
 import { Thought } from "./thought.js";
 import { toIssues } from "./zod-issues.js";
 
@@ -128,7 +128,7 @@ export function convertThoughtToTask(input: unknown, options: ConvertOptions): C
   const holder =
     findSuppressingTask(options.tasks, goalKey, options.nowMs) ??
     options.tasks.find(
-      (t) => t.metadata.goalKey === goalKey && options.nowMs - t.metadata.createdAt < dedupWindowMs,
+      (t) => taskGoalKey(t) === goalKey && (taskAgeMs(t, options.nowMs) ?? 0) < dedupWindowMs,
     );
   if (holder !== undefined)
     return { decision: "suppressed_dedup", thoughtId, goalKey, existingTaskId: holder.id };

@@ -178,6 +178,21 @@ describe("drive tick idempotency and stuck timeout", () => {
       expect(isStuckTask(task, NOW)).toBe(true);
   });
 
+  it("reads tasks passed as plain data: no metadata, an ISO createdAt, no progress", () => {
+    const loose = (task: Record<string, unknown>) => task as unknown as ReturnType<typeof taskWithGoal>;
+    // No metadata at all: no goal to match, and no TypeError.
+    expect(tick(world(), { tasks: [loose({ id: "t1", status: "pending" })] }).fire).toBe(true);
+    // createdAt as an ISO date counts like epoch ms.
+    const iso = (ageMs: number) => new Date(NOW - ageMs).toISOString();
+    const young = loose({ status: "pending", metadata: { goalKey: key, createdAt: iso(60_000) } });
+    expect(tick(world(), { tasks: [young] })).toEqual({ fire: false, reason: "duplicate_goal" });
+    const stuck = loose({ status: "pending", metadata: { goalKey: key, createdAt: iso(STUCK_TIMEOUT_MS) } });
+    expect(tick(world(), { tasks: [stuck] }).fire).toBe(true);
+    // Unknown age: it cannot be shown stuck, so an open task holds its goal.
+    const ageless = loose({ status: "active", metadata: { goalKey: key } });
+    expect(tick(world(), { tasks: [ageless] })).toEqual({ fire: false, reason: "duplicate_goal" });
+  });
+
   it("ignores tasks for other goals", () => {
     const other = taskWithGoal("collect:oak_log", { createdAt: NOW });
     expect(tick(world(), { tasks: [other] }).fire).toBe(true);
