@@ -68,6 +68,18 @@ describe("ActionRunner", () => {
     });
   });
 
+  it("Approve carries the action's own request_id; a Retry after a failure takes a fresh one", async () => {
+    const { gate, chips, runner } = setup();
+    gate.plan = [{ status: "failed", error: { reason: "Upstream broke." } }];
+    await runner.approve("act_1", "r-turn-1");
+    expect(gate.executeCalls).toEqual(["r-turn-1"]);
+    expect(chips.get("act_1").phase).toBe("failed");
+    await runner.retry("act_1");
+    expect(gate.executeCalls).toHaveLength(2);
+    expect(gate.executeCalls[1]).not.toBe("r-turn-1");
+    expect(chips.get("act_1").phase).toBe("succeeded");
+  });
+
   it("a second Approve while the first is running sends nothing", async () => {
     const { gate, chips, runner } = setup();
     const first = runner.approve("act_1");

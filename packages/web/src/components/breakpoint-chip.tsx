@@ -63,7 +63,7 @@ export function BreakpointChip({ action }: { action: ActionNeeded }) {
         <ChipAwaiting
           action={action}
           chip={chip}
-          onApprove={act(() => runner.approve(id))}
+          onApprove={act(() => runner.approve(id, action.request_id))}
           onDefer={act(() => runner.defer(id))}
           onToggleDetails={() => chips.dispatch(id, { type: "toggle_details" })}
         />

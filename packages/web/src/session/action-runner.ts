@@ -39,7 +39,7 @@ const statusOf = (err: unknown): number | undefined => {
 
 /**
  * Carries the chip's decisions to the server. Approve and Retry each send
- * `POST /v1/actions/execute` with a fresh request_id; Not now and Dismiss stay local (no server
+ * `POST /v1/actions/execute` (Approve with the action's own request_id, Retry with a fresh one); Not now and Dismiss stay local (no server
  * call at all, so a deferral can never execute anything).
  */
 export class ActionRunner {
@@ -55,9 +55,18 @@ export class ActionRunner {
     this.options = Object.freeze({ ...DEFAULTS, ...options });
   }
 
-  /** Approve: one tap, one execute request. Returns the promise of the attempt (settled, never rejected). */
-  approve(actionId: string): Promise<void> {
-    const requestId = this.api.newRequestId();
+  /**
+   * Approve: one tap, one execute request. It carries the `request_id` the action came with (the
+   * chip spec's state link), unless that id is empty or already used here; Retry always takes a new
+   * one, since the same id would only replay the failed result. Returns the promise of the attempt
+   * (settled, never rejected).
+   */
+  approve(actionId: string, actionRequestId?: string): Promise<void> {
+    const used = this.chips.get(actionId).usedRequestIds;
+    const requestId =
+      actionRequestId !== undefined && actionRequestId !== "" && !used.includes(actionRequestId)
+        ? actionRequestId
+        : this.api.newRequestId();
     const started = this.chips.dispatch(actionId, { type: "approve", requestId, at: this.options.now() });
     return started.ok ? this.execute(actionId, requestId) : Promise.resolve();
   }
