@@ -92,6 +92,17 @@ describe("transition (examples)", () => {
     expect(t.deliveryAttempts[0]).toMatchObject({ status: "failed", errorCode: INTERRUPTED_ERROR_CODE });
   });
 
+  it("wake brings a backed-off try forward to now and keeps the attempt count; only from queued", () => {
+    const sent = step(fresh(), { type: "send", at: T0, attemptId: "a1" });
+    const waiting = step(sent, fail(T0 + 10, true, 60_000));
+    expect(waiting).toMatchObject({ status: "queued", nextAttemptAt: T0 + 60_010, failuresInRound: 1 });
+    const woken = step(waiting, { type: "wake", at: T0 + 20 });
+    expect(woken).toMatchObject({ status: "queued", nextAttemptAt: T0 + 20, failuresInRound: 1 });
+    // Already due: nothing to bring forward.
+    expect(step(woken, { type: "wake", at: T0 + 30 })).toEqual(woken);
+    expect(transition(sent, { type: "wake", at: T0 }).ok).toBe(false);
+  });
+
   it("rejects events the status does not allow", () => {
     const queued = fresh();
     for (const event of [
@@ -118,6 +129,7 @@ const eventArb: fc.Arbitrary<(at: number, n: number) => TransmissionEvent> = fc.
   ),
   fc.constant((at: number): TransmissionEvent => ({ type: "interrupt", at })),
   fc.constant((at: number): TransmissionEvent => ({ type: "retry", at })),
+  fc.constant((at: number): TransmissionEvent => ({ type: "wake", at })),
 );
 
 const coreFields = (t: QueuedTransmission) =>

@@ -168,6 +168,43 @@ describe("TransmissionQueue delivery", () => {
     await queue.stop();
   });
 
+  it("resume() (connectivity back) retries network failures and wakes backed-off tries, same requestId", async () => {
+    let online = false;
+    const seen: string[] = [];
+    const send: SendChat = async (packet) => {
+      seen.push(packet.requestId);
+      if (packet.message === "rejected") throw new SolClientError("invalid_input", "bad", { status: 400 });
+      if (!online) throw new SolClientError("network_error", "offline");
+      return fakeChatResponse(packet, 1);
+    };
+    // A long backoff: without resume() the second message would wait a minute.
+    const { queue } = queueWith(send, {
+      maxAttempts: 2,
+      backoff: { baseMs: 60_000, maxMs: 60_000, jitter: 0 },
+    });
+    await queue.start();
+    const lost = queue.enqueue({ threadId: "a", message: "sent while offline" });
+    const bad = queue.enqueue({ threadId: "b", message: "rejected" });
+    await settle();
+    // The first try failed and waits out a minute's backoff; resume() tries again now, and that
+    // second network failure spends the budget of 2.
+    expect(queue.getTransmission(lost.transmissionId)).toMatchObject({ status: "queued" });
+    await queue.resume();
+    await settle();
+    expect(queue.getTransmission(lost.transmissionId)).toMatchObject({
+      status: "failed",
+      lastError: { code: "network_error" },
+    });
+    online = true;
+    await queue.resume();
+    await queue.drain();
+    expect(queue.getTransmission(lost.transmissionId)?.status).toBe("succeeded");
+    expect(seen.filter((id) => id === lost.requestId)).toHaveLength(3);
+    // A refusal by the server is not a connectivity problem: it stays failed until a manual retry.
+    expect(queue.getTransmission(bad.transmissionId)?.status).toBe("failed");
+    await queue.stop();
+  });
+
   it("honours Retry-After before the next try", async () => {
     vi.useFakeTimers({ now: Date.parse("2025-01-01T00:00:00Z") });
     let calls = 0;

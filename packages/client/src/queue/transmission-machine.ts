@@ -15,7 +15,8 @@ export interface TransmissionMachineState extends Transmission {
  * Events of Transmission.status (flow pack: queued -> sending -> succeeded | failed, failed -> queued).
  * `fail` with a retryable error and attempts left goes back to queued with a backoff delay;
  * `interrupt` (crash recovery, stop) returns a try whose outcome is unknown to queued without
- * spending an attempt, so it is sent again with the same requestId.
+ * spending an attempt, so it is sent again with the same requestId. `wake` (connectivity is back)
+ * brings a queued transmission's next try forward to now, keeping its attempt count.
  */
 export type TransmissionEvent =
   | { readonly type: "send"; readonly at: number; readonly attemptId: string }
@@ -29,7 +30,8 @@ export type TransmissionEvent =
       readonly retryDelayMs: number;
     }
   | { readonly type: "interrupt"; readonly at: number; readonly retryAt?: number }
-  | { readonly type: "retry"; readonly at: number };
+  | { readonly type: "retry"; readonly at: number }
+  | { readonly type: "wake"; readonly at: number };
 
 export const INTERRUPTED_ERROR_CODE = "interrupted";
 
@@ -134,6 +136,11 @@ export function transition<S extends TransmissionMachineState>(
         deliveryAttempts: closeAttempt(state.deliveryAttempts, event.at, "failed", INTERRUPTED_ERROR_CODE),
         updatedAt: iso(event.at),
       });
+    }
+    case "wake": {
+      if (state.status !== "queued") return invalid(state, event, "only a queued transmission is woken");
+      if (state.nextAttemptAt === null || state.nextAttemptAt <= event.at) return ok(state);
+      return ok({ ...state, nextAttemptAt: event.at, updatedAt: iso(event.at) });
     }
     case "retry": {
       if (state.status !== "failed")

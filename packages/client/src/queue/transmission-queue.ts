@@ -17,6 +17,7 @@ import { describeIssues } from "../validate.js";
 import { retryDelayMs } from "./backoff.js";
 import type { EnqueueInput } from "./enqueue-records.js";
 import { buildEnqueueRecords } from "./enqueue-records.js";
+import { NETWORK_ERROR_CODES, onlineEvents } from "./online.js";
 import type { ResolvedQueueOptions, TransmissionQueueOptions } from "./queue-options.js";
 import { resolveQueueOptions } from "./queue-options.js";
 import type { QueueListener } from "./queue-state.js";
@@ -105,12 +106,15 @@ export class TransmissionQueue {
     await this.load();
     this.running = true;
     this.captures.start();
+    // In a browser (or worker) the queue resumes by itself when connectivity comes back.
+    onlineEvents()?.addEventListener("online", this.onOnline);
     this.pump();
   }
 
   /** Stops sending: in-flight tries are aborted and queued again (same requestId); resolves once saved. */
   async stop(): Promise<void> {
     this.running = false;
+    onlineEvents()?.removeEventListener("online", this.onOnline);
     if (this.wake !== undefined) clearTimeout(this.wake);
     this.wake = undefined;
     for (const controller of this.inflight.values()) controller.abort();
@@ -166,6 +170,29 @@ export class TransmissionQueue {
     const t = this.state.transmissions.get(transmissionId);
     if (t === undefined) throw new SolError("not_found", `No transmission ${transmissionId}.`);
     this.apply(t, { type: "retry", at: this.options.clock.now() }, undefined, true);
+    const persisted = this.persist();
+    this.pump();
+    await persisted;
+  }
+
+  /** The global `online` listener, added by start() and removed by stop(). */
+  private readonly onOnline = (): void => {
+    if (this.running) this.resume().catch((err: unknown) => this.options.onError(err));
+  };
+
+  /**
+   * Connectivity is back (a browser's `online` event, say): queued transmissions waiting out a
+   * backoff are tried now, and failed ones whose last error was the network (network_error,
+   * timeout) go back to queued with a fresh attempt budget. Same requestIds, so nothing is sent twice.
+   */
+  async resume(): Promise<void> {
+    const at = this.options.clock.now();
+    for (const t of this.state.orderedTransmissions()) {
+      if (t.status === "queued") this.apply(t, { type: "wake", at });
+      else if (t.status === "failed" && NETWORK_ERROR_CODES.has(t.lastError?.code ?? "")) {
+        this.apply(t, { type: "retry", at });
+      }
+    }
     const persisted = this.persist();
     this.pump();
     await persisted;

@@ -58,12 +58,18 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
   const queue = new TransmissionQueue({
     send: (packet, { signal }) => client.chat(packet, { signal }),
     store,
-    // A few quick tries, then the message shows as failed with a Retry button.
+    // A few quick tries, then the message shows as failed with a Retry button; it is sent again by
+    // itself once the browser is back online.
     maxAttempts: 3,
     backoff: { baseMs: 800, maxMs: 5_000 },
     onError: (err) => console.error("[sol] queue:", err),
   });
   await queue.start();
+  // The queue resumes by itself on the browser's `online` event; a page opened while online also
+  // retries messages that an earlier visit could not send for want of a network.
+  if (typeof navigator === "undefined" || navigator.onLine !== false) {
+    void queue.resume().catch((err: unknown) => console.error("[sol] queue:", err));
+  }
   const meta = { client: "solserver-web", ...(options.appVersion ? { appVersion: options.appVersion } : {}) };
   return {
     queue,

@@ -85,6 +85,26 @@ describe("chat web client", () => {
     await context.close();
   });
 
+  it("a message written offline is delivered by itself when the browser is back online", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    const requestIds: string[] = [];
+    page.on("request", (req) => {
+      if (req.url().endsWith("/v1/chat"))
+        requestIds.push((req.postDataJSON() as { requestId: string }).requestId);
+    });
+    await context.setOffline(true);
+    await sendMessage(page, "written in a tunnel");
+    // The quick tries run out while offline and the message shows as not sent.
+    const alert = page.locator("li.msg-user .send-error");
+    await alert.waitFor({ timeout: 20_000 });
+    await context.setOffline(false);
+    await assistantMessage(page).locator(".msg-body").waitFor({ timeout: 20_000 });
+    expect(await page.locator("li.msg-user .send-error").count()).toBe(0);
+    // Every try carried the same requestId, and the server ran the turn once.
+    expect(new Set(requestIds).size).toBe(1);
+    await context.close();
+  });
+
   it("keeps the thread id and the thread across a reload", async () => {
     const { context, page } = await openChat(browser, server.url);
     await sendMessage(page, "remember this thread");
