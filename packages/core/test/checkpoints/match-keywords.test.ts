@@ -70,6 +70,21 @@ describe("matchKeywords", () => {
       matchKeywords("DROP TABLE users", ["drop\\s+table"], "regex", { caseSensitive: true }).triggered,
     ).toBe(false);
     expect(matchKeywords("aa", ["(a)\\1"], "regex").triggered).toBe(false);
+    // Lookaround, as JavaScript's RegExp reads it (cra-checkpoint-system.md builds one per keyword).
+    expect(matchKeywords("delete production db", ["^(?=.*delete)(?=.*production)"], "regex").triggered).toBe(
+      true,
+    );
+    expect(matchKeywords("delete staging db", ["^(?=.*delete)(?=.*production)"], "regex").triggered).toBe(
+      false,
+    );
+    expect(
+      matchKeywords("foo bar", ["(?<=foo )bar", "(?<!x)bar", "^(?!.*baz).*bar"], "regex").matches,
+    ).toEqual([
+      { keyword: "(?<=foo )bar", position: 4 },
+      { keyword: "(?<!x)bar", position: 4 },
+      { keyword: "^(?!.*baz).*bar", position: 0 },
+    ]);
+    expect(matchKeywords(`${"a".repeat(20_000)}`, ["(?=(a+)+b)"], "regex").triggered).toBe(false);
     expect(matchKeywords(`${"a".repeat(5000)}!`, ["^(a+)+$"], "regex").triggered).toBe(false);
   });
 

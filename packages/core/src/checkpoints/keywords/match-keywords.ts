@@ -83,7 +83,8 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
  * - `any` / `all`: substring search (one Aho–Corasick pass, automaton cached per keyword set);
  *   `all` triggers only when every keyword occurs.
  * - `phrase`: like `any`, but an occurrence must sit on word boundaries (letters, digits, marks, `_`).
- * - `regex`: each keyword is a pattern run by the linear-time engine; patterns it refuses never match.
+ * - `regex`: each keyword is a pattern run by the linear-time engine (lookaround included); patterns it
+ *   refuses (backreferences) never match.
  * - `fuzzy`: a window of as many input words as the keyword has matches when
  *   `1 - editDistance / keyword.length >= threshold` (default 0.8).
  * Case-insensitive unless `caseSensitive`. Positions are indices into `input`. Empty keywords and

@@ -6,9 +6,11 @@ export interface CharSet {
 
 export type Assertion = "start" | "end" | "word" | "nonword";
 
-/** The syntax tree of the supported regex subset (no backreferences, no lookaround). */
+/** The syntax tree of the supported regex subset (no backreferences). */
 export type RegexNode =
   | { readonly kind: "empty" }
+  /** `(?=x)`, `(?!x)` (ahead) and `(?<=x)`, `(?<!x)` (behind): a zero-width test of the input there. */
+  | { readonly kind: "look"; readonly ahead: boolean; readonly negate: boolean; readonly node: RegexNode }
   | { readonly kind: "set"; readonly set: CharSet }
   | { readonly kind: "assert"; readonly assertion: Assertion }
   | { readonly kind: "concat"; readonly items: readonly RegexNode[] }
@@ -59,4 +61,22 @@ export function normalizeRanges(ranges: readonly number[]): number[] {
     }
   }
   return out;
+}
+
+/**
+ * The tree that matches the reversed strings of `node`: a match of it over reversed input ending
+ * at position r is a match of `node` starting at `length - r`. Assertions, lookarounds included,
+ * stay as they are: they test positions of the original input.
+ */
+export function reverseNode(node: RegexNode): RegexNode {
+  switch (node.kind) {
+    case "concat":
+      return { kind: "concat", items: node.items.map(reverseNode).reverse() };
+    case "alt":
+      return { kind: "alt", options: node.options.map(reverseNode) };
+    case "repeat":
+      return { ...node, node: reverseNode(node.node) };
+    default:
+      return node;
+  }
 }

@@ -80,6 +80,10 @@ class Parser {
     if (atom.kind === "assert" && this.src.charAt(atomStart) !== "(") {
       this.fail("regex_invalid", "an assertion cannot be repeated", atomStart);
     }
+    // JavaScript (without the u flag) lets a lookahead be quantified, never a lookbehind.
+    if (atom.kind === "look" && !atom.ahead && this.src.startsWith("(?<", atomStart)) {
+      this.fail("regex_invalid", "nothing to repeat", atomStart);
+    }
     if (this.readQuantifier(true)) this.fail("regex_invalid", "nothing to repeat");
     return { kind: "repeat", node: atom, ...quant };
   }
@@ -150,13 +154,16 @@ class Parser {
   private parseGroup(): RegexNode {
     const start = this.pos;
     this.pos++;
+    let look: { ahead: boolean; negate: boolean } | undefined;
     if (this.peek() === "?") {
       const next = this.peek(1);
       if (next === ":") this.pos += 2;
-      else if (next === "=" || next === "!")
-        this.fail("regex_unsupported", "lookahead is not supported", start);
-      else if (next === "<" && (this.peek(2) === "=" || this.peek(2) === "!")) {
-        this.fail("regex_unsupported", "lookbehind is not supported", start);
+      else if (next === "=" || next === "!") {
+        look = { ahead: true, negate: next === "!" };
+        this.pos += 2;
+      } else if (next === "<" && (this.peek(2) === "=" || this.peek(2) === "!")) {
+        look = { ahead: false, negate: this.peek(2) === "!" };
+        this.pos += 3;
       } else if (next === "<") {
         const close = this.src.indexOf(">", this.pos);
         const name = close < 0 ? "" : this.src.slice(this.pos + 2, close);
@@ -167,7 +174,7 @@ class Parser {
     const inner = this.parseAlternation();
     if (this.peek() !== ")") this.fail("regex_invalid", "unterminated group", start);
     this.pos++;
-    return inner;
+    return look === undefined ? inner : { kind: "look", ...look, node: inner };
   }
 
   private parseEscape(): RegexNode {

@@ -2,6 +2,7 @@ import { lowerCode, upperCode } from "../text/fold.js";
 import { isAsciiWordCode } from "../text/words.js";
 import {
   type CompiledSet,
+  LOOK_ASSERTION_BASE,
   OP_ASSERT,
   OP_CHAR,
   OP_JMP,
@@ -30,17 +31,72 @@ export interface SafeRegexSearch {
 /**
  * Runs a program over `input` as a Pike VM: every thread advances in lock-step, each instruction
  * holds at most one thread per position, so time is O(scanned length * program size) whatever
- * the pattern or input. Only the first `maxInput` code units are scanned.
+ * the pattern or input. Only the first `maxInput` code units are scanned. Each lookaround first
+ * gets one pass of its own over the scanned input (see `lookTable`), so it costs the same order.
  */
 export function runPikeVm(
   program: Program,
   input: string,
   options: { readonly ignoreCase: boolean; readonly maxInput: number; readonly maxSteps: number },
 ): SafeRegexSearch {
+  const run: Run = {
+    input,
+    n: Math.min(input.length, options.maxInput),
+    ignoreCase: options.ignoreCase,
+    maxSteps: options.maxSteps,
+    steps: 0,
+  };
+  const tables = lookTables(program, run);
+  if (tables === null) return { found: false, index: -1, end: -1, steps: run.steps, exhausted: true };
+  const result = scan(program, run, tables, false, null);
+  return { ...result, steps: run.steps };
+}
+
+/** One search: the input, the scanned length and the step budget shared by all its passes. */
+interface Run {
+  readonly input: string;
+  readonly n: number;
+  readonly ignoreCase: boolean;
+  readonly maxSteps: number;
+  steps: number;
+}
+
+/** Per lookaround of `program`, whether it holds at each original position 0..n; null when out of steps. */
+function lookTables(program: Program, run: Run): Uint8Array[] | null {
+  const tables: Uint8Array[] = [];
+  for (const look of program.looks) {
+    const inner = lookTables(look.program, run);
+    if (inner === null) return null;
+    const ends = new Uint8Array(run.n + 1);
+    const done = scan(look.program, run, inner, look.ahead, ends);
+    if (done.exhausted) return null;
+    const table = new Uint8Array(run.n + 1);
+    for (let p = 0; p <= run.n; p++) {
+      // Ahead: the reversed pass ends at n - p exactly when a forward match starts at p.
+      const hit = (look.ahead ? ends[run.n - p] : ends[p]) === 1;
+      table[p] = hit !== look.negate ? 1 : 0;
+    }
+    tables.push(table);
+  }
+  return tables;
+}
+
+/**
+ * The Pike VM proper. With `ends` null it finds the leftmost match (JavaScript priorities); with an
+ * array it starts a thread at every position and marks every position where some match ends. With
+ * `reverse` it reads the scanned input backwards; assertions still test original positions.
+ */
+function scan(
+  program: Program,
+  run: Run,
+  tables: readonly Uint8Array[],
+  reverse: boolean,
+  ends: Uint8Array | null,
+): Omit<SafeRegexSearch, "steps"> {
   const { op, arg1, arg2, sets, size } = program;
+  const { input, n, ignoreCase } = run;
   const fullLength = input.length;
-  const n = Math.min(fullLength, options.maxInput);
-  const ignoreCase = options.ignoreCase;
+  const all = ends !== null;
 
   let curPcs = new Int32Array(size);
   let curStarts = new Int32Array(size);
@@ -51,9 +107,11 @@ export function runPikeVm(
   const mark = new Int32Array(size).fill(-1);
   const stack = new Int32Array(size * 2 + 2);
   let generation = 0;
-  let steps = 0;
 
-  const holds = (assertion: number, pos: number): boolean => {
+  // `at` is a position of this pass; assertions look at the original input.
+  const holds = (assertion: number, at: number): boolean => {
+    const pos = reverse ? n - at : at;
+    if (assertion >= LOOK_ASSERTION_BASE) return tables[assertion - LOOK_ASSERTION_BASE]?.[pos] === 1;
     if (assertion === 0) return pos === 0;
     if (assertion === 1) return pos === fullLength;
     const before = pos > 0 && isAsciiWordCode(input.charCodeAt(pos - 1));
@@ -70,7 +128,7 @@ export function runPikeVm(
       const pc = stack[--sp] as number;
       if (mark[pc] === generation) continue;
       mark[pc] = generation;
-      steps++;
+      run.steps++;
       switch (op[pc]) {
         case OP_JMP:
           stack[sp++] = arg1[pc] as number;
@@ -107,11 +165,15 @@ export function runPikeVm(
   swap();
   for (let i = 0; i <= n; i++) {
     generation++;
-    const raw = i < n ? input.charCodeAt(i) : -1;
+    const raw = i >= n ? -1 : input.charCodeAt(reverse ? n - 1 - i : i);
     for (let t = 0; t < curLen; t++) {
       const pc = curPcs[t] as number;
-      steps++;
+      run.steps++;
       if (op[pc] === OP_MATCH) {
+        if (all) {
+          ends[i] = 1;
+          continue;
+        }
         found = true;
         index = curStarts[t] as number;
         end = i;
@@ -125,16 +187,16 @@ export function runPikeVm(
       }
     }
     if (i === n) break;
-    // A later start only matters while nothing has matched (leftmost wins).
-    if (!found) addThread(0, i + 1, i + 1);
+    // A later start only matters while nothing has matched (leftmost wins); every end counts for `ends`.
+    if (all || !found) addThread(0, i + 1, i + 1);
     swap();
     if (curLen === 0 && found) break;
-    if (steps > options.maxSteps) {
+    if (run.steps > run.maxSteps) {
       exhausted = !found;
       break;
     }
   }
-  return { found, index, end, steps, exhausted };
+  return { found, index, end, exhausted };
 }
 
 // Case-insensitive matching folds the character, tests the set's ranges, then applies negation,

@@ -1,4 +1,4 @@
-import { type Assertion, type CharSet, normalizeRanges, type RegexNode } from "./ast.js";
+import { type Assertion, type CharSet, normalizeRanges, type RegexNode, reverseNode } from "./ast.js";
 import { RegexSyntaxError } from "./parser.js";
 
 export const OP_CHAR = 0;
@@ -8,6 +8,8 @@ export const OP_ASSERT = 3;
 export const OP_MATCH = 4;
 
 const ASSERTION_CODES: Record<Assertion, number> = { start: 0, end: 1, word: 2, nonword: 3 };
+/** OP_ASSERT codes from here on name `Program.looks[code - LOOK_ASSERTION_BASE]`. */
+export const LOOK_ASSERTION_BASE = 4;
 
 /** A compiled character set: an ASCII bitmap plus sorted ranges for the rest. */
 export interface CompiledSet {
@@ -23,23 +25,46 @@ export interface Program {
   readonly arg1: Int32Array;
   readonly arg2: Int32Array;
   readonly sets: readonly CompiledSet[];
+  /** The lookarounds its OP_ASSERT codes name (see LOOK_ASSERTION_BASE). */
+  readonly looks: readonly LookProgram[];
 }
 
-/** Compiles a tree into a program of at most `maxSize` instructions, or throws RegexSyntaxError. */
+/**
+ * A lookaround's own program. A lookbehind's runs forward and one ending at p makes the test hold
+ * at p; a lookahead's is compiled reversed and run over the reversed input, so that it too reports
+ * match ends, each the start of a forward match.
+ */
+export interface LookProgram {
+  readonly ahead: boolean;
+  readonly negate: boolean;
+  readonly program: Program;
+}
+
+/**
+ * Compiles a tree into a program of at most `maxSize` instructions (lookaround programs included),
+ * or throws RegexSyntaxError.
+ */
 export function compileProgram(root: RegexNode, maxSize: number): Program {
+  return compileInto(root, { used: 0, max: maxSize });
+}
+
+function compileInto(root: RegexNode, budget: { used: number; readonly max: number }): Program {
+  const maxSize = budget.max;
   const op: number[] = [];
   const arg1: number[] = [];
   const arg2: number[] = [];
   const sets: CompiledSet[] = [];
+  const looks: LookProgram[] = [];
 
   const emit = (code: number, a = 0, b = 0): number => {
-    if (op.length >= maxSize) {
+    if (budget.used >= maxSize) {
       throw new RegexSyntaxError(
         "regex_too_large",
         `pattern compiles to more than ${maxSize} instructions`,
         0,
       );
     }
+    budget.used++;
     op.push(code);
     arg1.push(a);
     arg2.push(b);
@@ -57,6 +82,12 @@ export function compileProgram(root: RegexNode, maxSize: number): Program {
       case "assert":
         emit(OP_ASSERT, ASSERTION_CODES[node.assertion]);
         return;
+      case "look": {
+        const program = compileInto(node.ahead ? reverseNode(node.node) : node.node, budget);
+        looks.push({ ahead: node.ahead, negate: node.negate, program });
+        emit(OP_ASSERT, LOOK_ASSERTION_BASE + looks.length - 1);
+        return;
+      }
       case "concat":
         for (const item of node.items) gen(item);
         return;
@@ -112,6 +143,7 @@ export function compileProgram(root: RegexNode, maxSize: number): Program {
     arg1: Int32Array.from(arg1),
     arg2: Int32Array.from(arg2),
     sets,
+    looks,
   };
 }
 

@@ -40,8 +40,9 @@ export interface SafeRegex {
 }
 
 /**
- * Compiles a JavaScript-syntax pattern for the linear-time engine. Backreferences, lookaround and
- * `u`-only syntax are refused (they cannot be matched in linear time or are out of the subset);
+ * Compiles a JavaScript-syntax pattern for the linear-time engine. Lookahead and lookbehind are
+ * supported (each costs one more pass over the input); backreferences and `u`-only syntax are
+ * refused (they cannot be matched in linear time or are out of the subset);
  * issues carry the code `regex_invalid`, `regex_unsupported` or `regex_too_large` and the offset.
  */
 export function compileSafeRegex(source: string, options: SafeRegexOptions = {}): Result<SafeRegex> {
