@@ -178,6 +178,12 @@ describe("buildNextMemento", () => {
     expect(build({ previous, signals: [] }).memento.signals).toBeUndefined();
   });
 
+  it("stamps signals in UTC even when the clock's time carries an offset", () => {
+    const next = build({ nowIso: "2025-03-01T14:00:00+02:00", signals: [validSignalItem()] });
+    expect(next.memento.createdTs).toBe("2025-03-01T14:00:00+02:00");
+    expect(next.memento.signals?.updatedAt).toBe("2025-03-01T12:00:00.000Z");
+  });
+
   it("does not modify the previous memento", () => {
     const previous = validMemento();
     const snapshot = structuredClone(previous);

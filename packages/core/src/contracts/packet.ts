@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DriverBlock, DriverBlockRef } from "./driver-block.js";
 import { ThreadMementoV02 } from "./memento.js";
-import { ThreadMementoSignalKind } from "./signals.js";
+import { ThreadMementoSignals } from "./signals.js";
 
 const Id = z.string().min(1).max(128);
 
@@ -25,22 +25,12 @@ export const PinnedContextRef = z
 export type PinnedContextRef = z.infer<typeof PinnedContextRef>;
 
 /**
- * A client memento that is not a whole v0.2 memento but carries signals: breakpoint-engine.md says the
- * request's memento "may include `signals.items[]`", and the engine reads only their kinds. It feeds
- * the Breakpoint Engine; it never becomes the turn's baseline memento.
+ * A client memento that is only the signals block of one: breakpoint-engine.md says the request's
+ * memento "may include `signals.items[]`", and the engine reads only their kinds. It holds exactly
+ * `signals`, validated as `ThreadMementoSignals`; it feeds the Breakpoint Engine and never becomes the
+ * turn's baseline memento.
  */
-export const PartialThreadMemento = z
-  .object({
-    signals: z
-      .object({
-        items: z
-          .array(z.object({ kind: ThreadMementoSignalKind }).loose())
-          .max(8)
-          .default([]),
-      })
-      .loose(),
-  })
-  .loose();
+export const PartialThreadMemento = z.object({ signals: ThreadMementoSignals }).strict();
 export type PartialThreadMemento = z.infer<typeof PartialThreadMemento>;
 
 /** True for a whole v0.2 memento (it has a mementoId); false for a signals-only one. */
@@ -48,15 +38,16 @@ export function isWholeThreadMemento(memento: object): memento is ThreadMementoV
   return "mementoId" in memento;
 }
 
-// A whole memento is validated as one (issues keep their exact paths); anything else must be a
-// signals-only memento. Not a z.union: its error would only say "invalid".
+// Only `{ signals }` is signals-only; anything else is validated as a whole memento, so a memento that
+// lost its mementoId (or any other field) is a 400 naming that field rather than being read as signals.
+// Not a z.union: its error would only say "invalid".
 const RequestMemento = z
   .custom<ThreadMementoV02 | PartialThreadMemento>((value) => typeof value === "object" && value !== null, {
     message: "thread_memento must be an object",
   })
   .transform((value, ctx) => {
-    const schema = isWholeThreadMemento(value) ? ThreadMementoV02 : PartialThreadMemento;
-    const parsed = schema.safeParse(value);
+    const signalsOnly = Object.keys(value).every((key) => key === "signals") && "signals" in value;
+    const parsed = (signalsOnly ? PartialThreadMemento : ThreadMementoV02).safeParse(value);
     if (parsed.success) return parsed.data as ThreadMementoV02 | PartialThreadMemento;
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as PropertyKey[] });

@@ -29,7 +29,8 @@ export type ThreadMementoSignalItem = z.infer<typeof ThreadMementoSignalItem>;
 
 export const ThreadMementoSignals = z
   .object({
-    updatedAt: z.iso.datetime({ offset: true }),
+    // As breakpoint-engine.md's z.string().datetime(): UTC ("Z") only, no offset.
+    updatedAt: z.iso.datetime(),
     items: z.array(ThreadMementoSignalItem).max(8).default([]),
   })
   .strict();

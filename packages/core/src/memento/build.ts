@@ -46,10 +46,11 @@ export interface NextMemento {
  */
 function nextSignals(
   signals: readonly ThreadMementoSignalItem[] | undefined,
-  nowIso: string,
+  nowMs: number,
 ): ThreadMementoSignals | undefined {
   if (signals === undefined || signals.length === 0) return undefined;
-  return { updatedAt: nowIso, items: signals.slice(-MAX_SIGNAL_ITEMS) };
+  // The signals schema takes UTC only, while nowIso may carry an offset.
+  return { updatedAt: new Date(nowMs).toISOString(), items: signals.slice(-MAX_SIGNAL_ITEMS) };
 }
 
 function nextAffect(args: BuildNextMementoArgs, nowMs: number): Result<ThreadMementoAffect> {
@@ -82,7 +83,7 @@ export function buildNextMemento(args: BuildNextMementoArgs): Result<NextMemento
   const affect = nextAffect(args, nowMs);
   if (!affect.ok)
     return fail(...affect.issues.map((issue) => ({ ...issue, path: ["affect", ...(issue.path ?? [])] })));
-  const signals = nextSignals(args.signals, nowIso);
+  const signals = nextSignals(args.signals, nowMs);
   const parsed = ThreadMementoV02.safeParse({
     mementoId: args.newMementoId,
     threadId,

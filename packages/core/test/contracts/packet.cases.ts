@@ -41,11 +41,19 @@ export const packetCases: Record<string, ContractCase> = {
   },
   PartialThreadMemento: {
     schema: PartialThreadMemento,
-    valid: [signalsOnly, { signals: { items: [{ kind: "decision_made" }] } }],
+    valid: [signalsOnly, { signals: { updatedAt: "2025-03-01T10:00:00Z" } }],
     invalid: [
       bad("unknown signal kind", signalsOnly, ["signals", "items", 0, "kind"], "bogus"),
-      bad("over 8 signals", signalsOnly, ["signals", "items"], many(9, { kind: "decision_made" })),
+      bad("item confidence unknown", signalsOnly, ["signals", "items", 0, "confidence"], "bogus"),
+      bad("item endMessageId empty", signalsOnly, ["signals", "items", 0, "endMessageId"], ""),
+      missing(signalsOnly, ["signals", "items", 0, "source"]),
+      bad("over 8 signals", signalsOnly, ["signals", "items"], many(9, signalsOnly.signals.items[0])),
+      bad("updatedAt not a datetime", signalsOnly, ["signals", "updatedAt"], "not-a-date"),
+      bad("updatedAt with an offset", signalsOnly, ["signals", "updatedAt"], "2025-03-01T12:00:00+02:00"),
+      missing(signalsOnly, ["signals", "updatedAt"]),
       missing(signalsOnly, ["signals"]),
+      unknownKey(signalsOnly),
+      unknownKey(signalsOnly, ["signals", "items", 0]),
     ],
   },
   PacketContext: {
@@ -58,6 +66,14 @@ export const packetCases: Record<string, ContractCase> = {
         { thread_memento: signalsOnly },
         ["thread_memento", "signals", "items", 0, "kind"],
         "x",
+      ),
+      // Any key besides `signals` makes it a whole memento, validated as one.
+      missing({ thread_memento: validMemento() }, ["thread_memento", "mementoId"]),
+      bad(
+        "whole memento, bad version",
+        { thread_memento: validMemento() },
+        ["thread_memento", "version"],
+        "memento-v9",
       ),
       unknownKey({}),
     ],

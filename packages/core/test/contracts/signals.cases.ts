@@ -36,8 +36,10 @@ export const signalCases: Record<string, ContractCase> = {
   },
   ThreadMementoSignals: {
     schema: ThreadMementoSignals,
-    valid: [signals, { updatedAt: "2025-03-01T12:00:00+02:00" }, { ...signals, items: many(8, item) }],
+    valid: [signals, { updatedAt: "2025-03-01T12:00:00Z" }, { ...signals, items: many(8, item) }],
     invalid: [
+      // breakpoint-engine.md's z.string().datetime() takes UTC only.
+      bad("updatedAt with an offset", signals, ["updatedAt"], "2025-03-01T12:00:00+02:00"),
       missing(signals, ["updatedAt"]),
       bad("updatedAt not a datetime", signals, ["updatedAt"], "yesterday"),
       bad("items over 8", signals, ["items"], many(9, item)),

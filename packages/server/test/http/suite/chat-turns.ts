@@ -106,6 +106,37 @@ export function chatTurnSuite(backend: Backend): void {
       expect(res.json.threadMemento?.threadId).toBe("thread-signals");
     });
 
+    it("validates a request memento that is more than signals as a whole memento", async () => {
+      const first = await srv.request("POST", "/v1/chat", {
+        requestId: "memento-source",
+        threadId: "thread-memento-check",
+        message: "We decided to use Postgres.",
+      });
+      expect(first.status).toBe(200);
+      const { mementoId: _dropped, ...withoutId } = first.json.threadMemento;
+      const signals = {
+        updatedAt: "2025-03-01T10:00:00.000Z",
+        items: [{ endMessageId: "m1", kind: "ack_only", confidence: "high", source: "server" }],
+      };
+      const cases: [unknown, string][] = [
+        [withoutId, "context.thread_memento.mementoId"],
+        [{ signals, arc: "an arc without the rest" }, "context.thread_memento.mementoId"],
+        [{ signals: { ...signals, items: [{ kind: "pivot" }] } }, "context.thread_memento.signals.items.0"],
+      ];
+      for (const [thread_memento, path] of cases) {
+        const res = await srv.request("POST", "/v1/chat", {
+          requestId: "memento-check",
+          threadId: "thread-memento-check",
+          message: "ok thanks",
+          context: { thread_memento },
+        });
+        expect(res.status, JSON.stringify(thread_memento).slice(0, 80)).toBe(400);
+        const paths = res.json.error.details.map((d: { path: string }) => d.path).join(" ");
+        expect(paths).toContain(path);
+      }
+      expect(await srv.server.store.transmissions.getByRequestId("default", "memento-check")).toBeNull();
+    });
+
     it("accepts an inline Driver Block without a title", async () => {
       const res = await srv.request("POST", "/v1/chat", {
         requestId: "untitled-block",
