@@ -20,9 +20,9 @@ import { rowToTask, taskToRow } from "./task-rows.js";
 
 /** Options of the SQL task store; validated once, then frozen. */
 export interface TaskStoreOptions {
-  /** Production silences the dropped-metadata-key warnings. Default false. */
+  /** Production silences the dropped-metadata-key warnings. Default: `NODE_ENV === "production"`. */
   readonly isProduction?: boolean;
-  /** PLANNING_STRICT_FINALIZE=1: warn when a task is stored without `origin`. Default false. */
+  /** Warn when a task is stored without `origin`. Default: `PLANNING_STRICT_FINALIZE === "1"`. */
   readonly strictFinalize?: boolean;
   /** Where warnings go; default `console.warn`. */
   readonly warn?: (message: string) => void;
@@ -64,7 +64,15 @@ export interface SqlTaskStore extends TaskStorePort {
   count(tenantId: TenantId): Promise<number>;
 }
 
-const DEFAULTS = { isProduction: false, strictFinalize: false, warn: (m: string) => console.warn(m) };
+// Read when a store is created, not at import: the agency contract ties both behaviours to the
+// environment, so a store built without the server's config still follows it.
+function defaults() {
+  return {
+    isProduction: process.env.NODE_ENV === "production",
+    strictFinalize: process.env.PLANNING_STRICT_FINALIZE === "1",
+    warn: (m: string) => console.warn(m),
+  };
+}
 
 function invalidTask(issues: unknown): SolError {
   return new SolError("invalid_input", "The task does not match the Task contract.", { details: issues });
@@ -83,7 +91,7 @@ function parseTask(task: unknown): Task {
  * `allowUnfinalized`) is warned about. Updates never change `origin` once set, nor `createdAt`.
  */
 export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {}): SqlTaskStore {
-  const settings = Object.freeze({ ...DEFAULTS, ...options });
+  const settings = Object.freeze({ ...defaults(), ...options });
   const warnedKeys = new Set<string>();
   const { db } = ctx;
 

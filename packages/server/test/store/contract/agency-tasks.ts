@@ -9,7 +9,7 @@ import {
 } from "@solserver/core";
 import fc from "fast-check";
 import { sql } from "kysely";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   type AgencyStore,
   createAgencyStore,
@@ -121,6 +121,32 @@ export function agencyTaskContract(harness: Harness): void {
       await tasks.add(A, task);
       expect((await tasks.get(A, task.id))?.metadata).not.toHaveProperty("secretFlag");
       expect(warnings).toEqual([]);
+    });
+
+    it("without options, NODE_ENV and PLANNING_STRICT_FINALIZE set the defaults", async () => {
+      const warnings: string[] = [];
+      const warn = (m: string) => warnings.push(m);
+      try {
+        vi.stubEnv("PLANNING_STRICT_FINALIZE", "1");
+        vi.stubEnv("NODE_ENV", "production");
+        const { tasks } = await open(harness, { warn });
+        const bare = withRawMetadata(newTask(counterIds(), { finalize: false }), { secretFlag: true });
+        await tasks.setTask(A, bare);
+        // Production: the dropped key is not reported; strict finalize: the missing origin is.
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain("PLANNING_STRICT_FINALIZE");
+        vi.stubEnv("PLANNING_STRICT_FINALIZE", "0");
+        vi.stubEnv("NODE_ENV", "development");
+        const dev = await open(harness, { warn });
+        await dev.tasks.setTask(
+          B,
+          withRawMetadata(newTask(counterIds(), { finalize: false }), { secretFlag: true }),
+        );
+        expect(warnings).toHaveLength(2);
+        expect(warnings[1]).toContain("secretFlag");
+      } finally {
+        vi.unstubAllEnvs();
+      }
     });
 
     it("never stores an empty goalKey: projection skips it, updates refuse it, the database rejects it", async () => {
