@@ -11,11 +11,10 @@ import { stripTrailingGarbage } from "./trailing-garbage.js";
 
 /**
  * Upper bound on pipeline passes. One pass can expose work for an earlier step (removing a tag
- * at the end uncovers a closing quote), so the pipeline repeats until a pass changes nothing;
+ * at the end uncovers a closing quote), so the cleaning steps repeat until a pass changes nothing;
  * ordinary replies need one pass plus a confirming one. Extra passes come from quotes uncovered
  * for stripWrappingQuotes (no step adds quote marks and each of the eight can be stripped at most
- * once) and from whitespace collapsing that brings an over-long tag under the scan bound, so a
- * handful suffices; the bound keeps the worst case linear.
+ * once), so a handful suffices; the bound keeps the worst case linear.
  */
 export const SANITIZE_MAX_PASSES = 12;
 
@@ -62,24 +61,17 @@ function applyStep(flags: MutableFlags, [name, step]: TextStep, text: string): s
   return next;
 }
 
-/** One pass in the contract's order; returns the goal and intent results of this pass. */
-function runPass(input: string, flags: MutableFlags) {
+function applySteps(flags: MutableFlags, steps: readonly TextStep[], input: string): string {
   let text = input;
-  for (const step of TEXT_STEPS_BEFORE_GOAL) text = applyStep(flags, step, text);
-  const goal = extractGoalTag(text);
-  if (goal.text !== text) flags.extractGoalTag = true;
-  const intent = extractIntent(goal.text);
-  if (intent.text !== goal.text) flags.extractIntent = true;
-  text = intent.text;
-  for (const step of TEXT_STEPS_AFTER_INTENT) text = applyStep(flags, step, text);
-  return { text, goal, intent };
+  for (const step of steps) text = applyStep(flags, step, text);
+  return text;
 }
 
 /**
  * Cleans raw model output: stripCodeFences -> stripWrappingQuotes -> stripSystemPromptLeaks ->
  * extractGoalTag -> extractIntent -> truncateDegeneration -> stripTrailingGarbage ->
- * normalizeWhitespace, repeated until the text is stable. Goal and intent come from the first
- * pass; later passes only clean. Never throws; linear in the input length.
+ * normalizeWhitespace. Goal and intent are extracted in the first pass only; the cleaning steps
+ * then repeat until the text is stable. Never throws; linear in the input length.
  */
 export function sanitizeLLMOutput(raw: string): SanitizedOutput {
   const flags: MutableFlags = {
@@ -93,21 +85,27 @@ export function sanitizeLLMOutput(raw: string): SanitizedOutput {
     normalizeWhitespace: false,
   };
   const input = typeof raw === "string" ? raw : "";
-  const first = runPass(input, flags);
-  // Stop as soon as a pass changes nothing: that text is a fixed point of the pipeline.
+  // Goal and intent are extracted once: a second extraction would take the next `[GOAL:` tag out,
+  // and the contract lets extraction strip only the matched tag. Later passes only clean.
+  const cleaned = applySteps(flags, TEXT_STEPS_BEFORE_GOAL, input);
+  const goal = extractGoalTag(cleaned);
+  if (goal.text !== cleaned) flags.extractGoalTag = true;
+  const intent = extractIntent(goal.text);
+  if (intent.text !== goal.text) flags.extractIntent = true;
+  // Stop as soon as a pass changes nothing: that text is a fixed point of the cleaning steps.
   let before = input;
-  let text = first.text;
+  let text = applySteps(flags, TEXT_STEPS_AFTER_INTENT, intent.text);
   for (let pass = 1; pass < SANITIZE_MAX_PASSES && text !== before; pass++) {
     before = text;
-    text = runPass(text, flags).text;
+    text = applySteps(flags, TEXT_STEPS_AFTER_INTENT, applySteps(flags, TEXT_STEPS_BEFORE_GOAL, text));
   }
-  const { goal, failReason } = first.goal;
+  const { failReason } = goal;
   return {
     text,
-    goal,
+    goal: goal.goal,
     ...(failReason === undefined ? {} : { goalFailReason: failReason }),
-    intent: first.intent.intent,
-    intentParse: first.intent.intentParse,
+    intent: intent.intent,
+    intentParse: intent.intentParse,
     flags,
   };
 }
