@@ -93,23 +93,26 @@ export function stripInlineIntent(text: string): string {
   return scanInlineIntents(text).text;
 }
 
-/** Parses a whole trimmed line as `INTENT: <label>` (optional trailing period); null when it is not. */
+/**
+ * The label of a trimmed line that starts with `INTENT:`, or null when it does not. The whole line
+ * is the token, so its label is the first word with surrounding punctuation, quotes and brackets
+ * removed (`[explore]`, `explore!`); "" when the line has none.
+ */
 function parseIntentLine(line: string): string | null {
   if (line.slice(0, TOKEN.length).toLowerCase() !== TOKEN) return null;
-  let j = TOKEN.length;
-  while (j < line.length && isHorizontalSpace(line[j])) j++;
-  const labelStart = j;
-  while (j < line.length && isWordChar(line[j])) j++;
-  const label = line.slice(labelStart, j);
-  while (j < line.length && isHorizontalSpace(line[j])) j++;
-  if (j < line.length && line[j] === "." && label !== "") j++;
-  return j === line.length ? label : null;
+  let start = TOKEN.length;
+  while (start < line.length && isHorizontalSpace(line[start])) start++;
+  let end = start;
+  while (end < line.length && !isHorizontalSpace(line[end])) end++;
+  while (start < end && !isWordChar(line[start])) start++;
+  while (end > start && !isWordChar(line[end - 1])) end--;
+  return line.slice(start, end);
 }
 
 /**
- * Two-pass INTENT parser. Pass 1: the last non-empty line is `INTENT: <label>` (compliant,
- * `final_line`). Pass 2: tokens inside the text (`inline_noncompliant`). Every token is removed
- * whatever its label; labels outside VALID_INTENTS give `intent: null`.
+ * Two-pass INTENT parser. Pass 1: the last non-empty line starts with `INTENT:` (compliant,
+ * `final_line`; the whole line is removed). Pass 2: tokens inside the text (`inline_noncompliant`).
+ * Every token is removed whatever its label; labels outside VALID_INTENTS give `intent: null`.
  */
 export function extractIntent(text: string): IntentExtraction {
   let end = text.length;

@@ -48,6 +48,30 @@ describe("extractIntent", () => {
     expect(r).toEqual({ text: "First line.", intent: "craft", intentParse: "final_line" });
   });
 
+  it("removes a final INTENT line whole, taking the label from its first word", () => {
+    const finalLine = (text: string, intent: string | null) => ({ text, intent, intentParse: "final_line" });
+    expect(extractIntent("I go.\nINTENT: explore!")).toEqual(finalLine("I go.", "explore"));
+    expect(extractIntent("I go.\nINTENT: [explore]")).toEqual(finalLine("I go.", "explore"));
+    expect(extractIntent('I go.\nINTENT: "explore"')).toEqual(finalLine("I go.", "explore"));
+    expect(extractIntent("Some text\nINTENT: explore the cave")).toEqual(finalLine("Some text", "explore"));
+    expect(extractIntent("Line one\n\nLine two\nintent: **Mine**, then rest.\n")).toEqual(
+      finalLine("Line one\n\nLine two", "mine"),
+    );
+    expect(extractIntent("Hmm.\nINTENT: (teleport) now")).toEqual(finalLine("Hmm.", null));
+  });
+
+  it("removes any last line that starts with INTENT:, whatever follows the token", () => {
+    const rest = fc.string({ maxLength: 40 }).filter((r) => !/[\n\r\u2028\u2029]/.test(r));
+    fc.assert(
+      fc.property(rest, (r) => {
+        const out = extractIntent(`Thinking.\nINTENT:${r}`);
+        expect(out.text).toBe("Thinking.");
+        expect(out.intentParse).toBe("final_line");
+        if (out.intent !== null) expect(r.toLowerCase()).toContain(out.intent);
+      }),
+    );
+  });
+
   it("treats a bare INTENT: final line as a token with no label", () => {
     expect(extractIntent("Done.\nINTENT:")).toEqual({
       text: "Done.",
