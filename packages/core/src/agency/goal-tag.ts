@@ -56,16 +56,22 @@ const DIGITS = /^[0-9]{1,6}$/;
 /** A token that reads as a number but is no valid amount (signed, decimal): fail closed, never a target word. */
 const NUMBER_LIKE = /^[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)$/;
 
-/** Turns one target word into `[a-z0-9_]` form; `minecraft:oak_log` becomes `oak_log`. */
+/**
+ * Turns one target word into `[a-z0-9_]` form; `minecraft:oak_log` becomes `oak_log`. A word with
+ * no letter or digit gives "": `_` or `-` alone would make a target whose goalKey is empty.
+ */
 function cleanTargetWord(token: string): string {
   const lower = token.toLowerCase();
   const afterNamespace = lower.slice(lower.lastIndexOf(":") + 1);
   let out = "";
+  let hasAlnum = false;
   for (const ch of afterNamespace) {
-    if ((ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") || ch === "_") out += ch;
+    const alnum = (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9");
+    if (alnum || ch === "_") out += ch;
     else if (ch === "-") out += "_";
+    hasAlnum ||= alnum;
   }
-  return out;
+  return hasAlnum ? out : "";
 }
 
 function parseAmount(digits: string): number | null {

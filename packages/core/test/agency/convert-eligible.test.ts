@@ -112,6 +112,17 @@ describe("createLlmThought", () => {
     });
   });
 
+  it("takes no goal from a tag whose target has no letter or digit", () => {
+    const { thought, sanitized } = createLlmThought("Need stuff. [GOAL: collect -]", {
+      ids: counterIds(),
+      nowMs: 5,
+    });
+    expect(sanitized.goal).toBeNull();
+    expect(thought.convertEligible).toBe(false);
+    expect(thought.metadata).toEqual({ goalFailReason: "no_target" });
+    expect(thought.text).toBe("Need stuff. [GOAL: collect -]");
+  });
+
   it("is not eligible without goal or intent", () => {
     expect(createLlmThought("Quiet here.", { ids: counterIds(), nowMs: 5 }).thought.convertEligible).toBe(
       false,

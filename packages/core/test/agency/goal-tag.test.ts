@@ -60,6 +60,10 @@ describe("extractGoalTag", () => {
     ["[GOAL: dance floor]", "unknown_action"],
     ["[GOAL: craft]", "no_target"],
     ["[GOAL: collect 8]", "no_target"],
+    // Targets with no letter or digit would give an empty goalKey (contract §1.3).
+    ["[GOAL: collect -]", "no_target"],
+    ["[GOAL: collect _]", "no_target"],
+    ["[GOAL: mine __ -- minecraft:_]", "no_target"],
     ["[GOAL: 42 logs]", "malformed"],
     ["[GOAL: collect log amount=lots]", "malformed"],
     ["[GOAL: collect log 3 4]", "malformed"],
@@ -87,6 +91,17 @@ describe("extractGoalTag", () => {
       targetId: "t1",
     });
     expect(extractGoalTag("[GOAL: craft id=t1]").failReason).toBe("no_target");
+    expect(extractGoalTag("[GOAL: cancel - id=t1]").goal).toMatchObject({ target: "", targetId: "t1" });
+  });
+
+  it("gives every goal without an id a non-empty goalKey", () => {
+    const word = fc.constantFrom("-", "_", "--", "__", "-_-", "minecraft:_", "oak", "Log", "8", "x-", ":");
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 4 }), (words) => {
+        const { goal } = extractGoalTag(`[GOAL: collect ${words.join(" ")}]`);
+        if (goal !== null) expect(canonicalGoalKey(goal.action, goal.target)).not.toBe("");
+      }),
+    );
   });
 
   it("accepts a closing bracket exactly GOAL_TAG_MAX_INNER characters after the inner start", () => {
