@@ -69,30 +69,42 @@ export function recordThought(
     : { state: next, recorded, contentDedup: true };
 }
 
+/** What similarity compares: a text, or a thought's text and goalKey. */
+export type SimilarityInput =
+  | string
+  | (Pick<Thought, "text"> & { readonly metadata?: { readonly goalKey?: string | undefined } });
+
 /** Lowercased letter/digit words of a text, as a set. */
 function wordSet(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
 }
 
+/** The goalKey of a thought; a blank one means none, as everywhere in the pipeline. */
+function goalKeyOf(input: SimilarityInput): string | undefined {
+  const key = typeof input === "string" ? undefined : input.metadata?.goalKey;
+  return key === undefined || key.trim() === "" ? undefined : key;
+}
+
 /**
- * Deterministic similarity: two thoughts are similar when their sets of lowercased words are
- * equal or overlap by at least SIMILARITY_THRESHOLD (Jaccard). Symmetric; a text is similar to
- * itself.
+ * Deterministic similarity: two thoughts are similar when their goalKeys are equal (both absent
+ * counts as equal) and their sets of lowercased words are equal or overlap by at least
+ * SIMILARITY_THRESHOLD (Jaccard). Two texts without words match only through a shared goalKey:
+ * once a tag is cut out, "[GOAL: mine stone]" and "[GOAL: smelt iron_ore]" both leave "".
+ * Symmetric.
  */
-export function isSimilarThought(
-  a: string | Pick<Thought, "text">,
-  b: string | Pick<Thought, "text">,
-): boolean {
+export function isSimilarThought(a: SimilarityInput, b: SimilarityInput): boolean {
+  const key = goalKeyOf(a);
+  if (key !== goalKeyOf(b)) return false;
   const wa = wordSet(typeof a === "string" ? a : a.text);
   const wb = wordSet(typeof b === "string" ? b : b.text);
-  if (wa.size === 0 && wb.size === 0) return true;
+  if (wa.size === 0 && wb.size === 0) return key !== undefined;
   let shared = 0;
   for (const w of wa) if (wb.has(w)) shared++;
   return shared / (wa.size + wb.size - shared) >= SIMILARITY_THRESHOLD;
 }
 
-/** True when `text` is similar to one of the last `window` thoughts in history. */
-export function hasSimilarRecent(state: RecordingState, text: string, window = 10): boolean {
+/** True when `thought` is similar to one of the last `window` thoughts in history. */
+export function hasSimilarRecent(state: RecordingState, thought: SimilarityInput, window = 10): boolean {
   const recent = state.history.slice(Math.max(0, state.history.length - window));
-  return recent.some((t) => isSimilarThought(t, text));
+  return recent.some((t) => isSimilarThought(t, thought));
 }

@@ -118,13 +118,53 @@ describe("isSimilarThought", () => {
     expect(isSimilarThought({ text: "I see a tree" }, { text: "I see a bush" })).toBe(false);
   });
 
-  it("is reflexive and symmetric", () => {
+  it("is reflexive for texts with a word or a goalKey, and symmetric", () => {
+    const input = fc.record({
+      text: fc.string(),
+      metadata: fc.record(
+        { goalKey: fc.constantFrom("mine:stone", "smelt:iron_ore", "") },
+        { requiredKeys: [] },
+      ),
+    });
     fc.assert(
-      fc.property(fc.string(), fc.string(), (a, b) => {
-        expect(isSimilarThought(a, a)).toBe(true);
+      fc.property(input, input, (a, b) => {
+        const hasWord = /[\p{L}\p{N}]/u.test(a.text);
+        if (hasWord || (a.metadata.goalKey ?? "") !== "") expect(isSimilarThought(a, a)).toBe(true);
+        if (hasWord) expect(isSimilarThought(a.text, a.text)).toBe(true);
         expect(isSimilarThought(a, b)).toBe(isSimilarThought(b, a));
       }),
     );
+  });
+
+  it("never counts thoughts with different goalKeys as similar", () => {
+    const withKey = (text: string, goalKey?: string) => ({ text, metadata: goalKey ? { goalKey } : {} });
+    expect(isSimilarThought(withKey("", "mine:stone"), withKey("", "smelt:iron_ore"))).toBe(false);
+    expect(
+      isSimilarThought(withKey("I should go now.", "find:village"), withKey("I should go now.", "eat:bread")),
+    ).toBe(false);
+    expect(isSimilarThought(withKey("I see trees.", "collect:oak_log"), withKey("I see trees."))).toBe(false);
+    // The same goal again is a repeat, with or without words around it.
+    expect(isSimilarThought(withKey("", "mine:stone"), withKey("", "mine:stone"))).toBe(true);
+    expect(
+      isSimilarThought(
+        withKey("I should go now.", "find:village"),
+        withKey("i should go now", "find:village"),
+      ),
+    ).toBe(true);
+  });
+
+  it("does not count two texts without words as similar by text alone", () => {
+    expect(isSimilarThought("", "")).toBe(false);
+    expect(isSimilarThought("...", "!?")).toBe(false);
+    expect(isSimilarThought({ text: "" }, { text: "", metadata: {} })).toBe(false);
+  });
+
+  it("hasSimilarRecent compares goalKeys as well as text", () => {
+    let state = createRecordingState();
+    const tagOnly = (goalKey: string): Thought => ({ ...thought(), text: "", metadata: { goalKey } });
+    state = recordThought(state, tagOnly("mine:stone"), { similar: false }).state;
+    expect(hasSimilarRecent(state, tagOnly("smelt:iron_ore"))).toBe(false);
+    expect(hasSimilarRecent(state, tagOnly("mine:stone"))).toBe(true);
   });
 
   it("hasSimilarRecent looks at the recent window only", () => {

@@ -201,7 +201,7 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
         const built = createThoughtFromRequest(body, { ids, nowMs, isProduction: settings.production });
         if (!built.ok) return built;
         const state = await seeded(tenantId);
-        const similar = hasSimilarRecent(state.recording, built.value.text, settings.similarityWindow);
+        const similar = hasSimilarRecent(state.recording, built.value, settings.similarityWindow);
         const outcome = recordThought(state.recording, built.value, { similar });
         state.recording = outcome.state;
         let counters = state.counters;

@@ -36,6 +36,42 @@ const Op = fc.oneof(
   fc.record({ kind: fc.constant("work" as const), pick: fc.nat(), finish: fc.boolean() }),
 );
 
+describe("agency service content dedup", () => {
+  it("treats thoughts with different goals as new, even when the text around the tag is the same or empty", async () => {
+    const sql = await openStore("sqlite::memory:");
+    let n = 0;
+    const agency = createAgencyService({
+      store: createAgencyStore(sql, { warn: () => {} }),
+      clock: createManualClock(1_700_000_000_000),
+      ids: (p) => `${p}-${++n}`,
+      production: false,
+    });
+    const submit = async (text: string) => {
+      const res = await agency.submitThought("default", { text, convertEligible: true });
+      if (!res.ok) throw new Error("valid body refused");
+      return res.value;
+    };
+    try {
+      for (const text of [
+        "[GOAL: mine stone 4]",
+        "[GOAL: smelt iron_ore 2]",
+        "I should go now. [GOAL: find village]",
+        "I should go now. [GOAL: eat bread]",
+      ]) {
+        const { thought, decision } = await submit(text);
+        expect(thought).toMatchObject({ novelty: "high", convertEligible: true });
+        expect(decision.decision).toBe("created");
+      }
+      // The same goal again is still a repeat.
+      const again = await submit("[GOAL: mine stone 4]");
+      expect(again.thought).toMatchObject({ novelty: "low", convertEligible: false });
+      expect(agency.counters("default").contentSuppressions).toBe(1);
+    } finally {
+      await sql.close();
+    }
+  });
+});
+
 describe("agency service invariants (property)", () => {
   it("no low-novelty or ineligible thought ever becomes a task; goals are never held twice; counters only grow", async () => {
     await fc.assert(
