@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowlist } from "./allowlist.js";
 
 /**
  * Version of the action vocabulary below. Bump it whenever `CANONICAL_ACTIONS` or
@@ -7,7 +8,7 @@ import { z } from "zod";
 export const NORMALIZE_MAP_VERSION = 1;
 
 /** The single allowlist of goal actions; anything else is rejected (fail-closed). */
-export const CANONICAL_ACTIONS = [
+export const CANONICAL_ACTIONS = allowlist([
   "collect",
   "mine",
   "craft",
@@ -22,7 +23,7 @@ export const CANONICAL_ACTIONS = [
   "pause",
   "resume",
   "prioritize",
-] as const;
+] as const);
 
 export const CanonicalAction = z.enum(CANONICAL_ACTIONS);
 export type CanonicalAction = z.infer<typeof CanonicalAction>;

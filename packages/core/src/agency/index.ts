@@ -1,3 +1,4 @@
+export type { Allowlist } from "./allowlist.js";
 export * from "./convert-eligible.js";
 export * from "./counters.js";
 export * from "./degeneration.js";

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { allowlist } from "./allowlist.js";
 import { TextBuffer } from "./text-buffer.js";
 import { isHorizontalSpace, isWordChar, lineStartBefore } from "./text-chars.js";
 
 /** The fixed allowlist of intent labels; anything else parses to `intent: null` (fail-closed). */
-export const VALID_INTENTS = [
+export const VALID_INTENTS = allowlist([
   "none",
   "explore",
   "gather",
@@ -12,7 +13,7 @@ export const VALID_INTENTS = [
   "food",
   "mine",
   "navigate",
-] as const;
+] as const);
 
 export const IntentLabel = z.enum(VALID_INTENTS);
 export type IntentLabel = z.infer<typeof IntentLabel>;
