@@ -246,8 +246,9 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       userMessage: ctx.promptUserMessage ?? message,
       ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
       ...(packet.budgets ? { budgets: packet.budgets } : {}),
+      // The capsule re-anchors from the memento the model may see: none when thread context is off.
       ...(modeDecision.checkpointNeeded
-        ? { checkpointCapsule: buildCheckpointCapsule(baseline.memento, modeDecision) }
+        ? { checkpointCapsule: buildCheckpointCapsule(retrievalMemento, modeDecision) }
         : {}),
     };
     // A turn that cannot fit its input budget even without any window or checkpoint context is
@@ -293,7 +294,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         userMessage: message,
         modeLabel: modeDecision.modeLabel,
         ...policyHints(policy, modeDecision),
-        ...(baseline.memento ? { previousShape: baseline.memento } : {}),
+        ...(retrievalMemento ? { previousShape: retrievalMemento } : {}),
       },
       prompt: { ...promptBase, injectedContext, window },
     });

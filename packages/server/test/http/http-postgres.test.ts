@@ -6,6 +6,7 @@ import { agencySuite } from "./suite/agency.js";
 import { chatTurnSuite } from "./suite/chat-turns.js";
 import { checkpointTurnSuite } from "./suite/checkpoint-turns.js";
 import { checkpointSuite } from "./suite/checkpoints.js";
+import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
 
@@ -17,6 +18,7 @@ describe.skipIf(pgTestsDisabled())("HTTP contract on PostgreSQL", () => {
   checkpointTurnSuite("postgres");
   mementoTenancySuite("postgres");
   providerPipelineSuite("postgres");
+  flowPackTurnSuite("postgres");
   actionGateSuite("postgres");
   actionProposalSuite("postgres");
   agencySuite("postgres");

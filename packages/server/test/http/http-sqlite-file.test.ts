@@ -4,6 +4,7 @@ import { agencySuite } from "./suite/agency.js";
 import { chatTurnSuite } from "./suite/chat-turns.js";
 import { checkpointTurnSuite } from "./suite/checkpoint-turns.js";
 import { checkpointSuite } from "./suite/checkpoints.js";
+import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
 
@@ -12,6 +13,7 @@ checkpointSuite("sqlite-file");
 checkpointTurnSuite("sqlite-file");
 mementoTenancySuite("sqlite-file");
 providerPipelineSuite("sqlite-file");
+flowPackTurnSuite("sqlite-file");
 actionGateSuite("sqlite-file");
 actionProposalSuite("sqlite-file");
 agencySuite("sqlite-file");

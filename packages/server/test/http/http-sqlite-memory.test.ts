@@ -4,6 +4,7 @@ import { agencySuite } from "./suite/agency.js";
 import { chatTurnSuite } from "./suite/chat-turns.js";
 import { checkpointTurnSuite } from "./suite/checkpoint-turns.js";
 import { checkpointSuite } from "./suite/checkpoints.js";
+import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
 
@@ -12,6 +13,7 @@ checkpointSuite("sqlite-memory");
 checkpointTurnSuite("sqlite-memory");
 mementoTenancySuite("sqlite-memory");
 providerPipelineSuite("sqlite-memory");
+flowPackTurnSuite("sqlite-memory");
 actionGateSuite("sqlite-memory");
 actionProposalSuite("sqlite-memory");
 agencySuite("sqlite-memory");

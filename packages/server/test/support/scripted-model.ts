@@ -10,23 +10,33 @@ import {
 
 /** True for the router's mode-selector calls (as opposed to main and regeneration calls). */
 export function isSelectorRequest(req: RecordedRequest): boolean {
-  const messages =
-    (req.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.some((m) => m.role === "system" && m.content.includes("mode selector"));
+  return messagesOf(req).some((m) => m.role === "system" && m.content.includes("mode selector"));
+}
+
+/** The messages of a recorded request. */
+export function messagesOf(req: RecordedRequest | undefined): { role: string; content: string }[] {
+  return (req?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
 }
 
 /**
- * A scripted OpenAI-compatible model on a real socket: selector calls get a fixed valid choice, main
- * calls are answered from `main` in order (then the echo envelope), and both are counted.
+ * A scripted OpenAI-compatible model on a real socket: selector calls are answered from `selector`
+ * in order (then a fixed valid choice), main calls from `main` in order (then the echo envelope), and
+ * both are counted.
  */
 export async function startScriptedModel(selectorMode = "assist") {
   const main: ScriptStep[] = [];
+  const selector: ScriptStep[] = [];
   const counts = { selector: 0, main: 0 };
   const upstream: ScriptedUpstream = await startScriptedUpstream({
     fallback: (req) => {
       if (isSelectorRequest(req)) {
         counts.selector += 1;
-        return { kind: "json", body: { modeLabel: selectorMode, confidence: 0.9, reasons: ["scripted"] } };
+        return (
+          selector.shift() ?? {
+            kind: "json",
+            body: { modeLabel: selectorMode, confidence: 0.9, reasons: ["scripted"] },
+          }
+        );
       }
       counts.main += 1;
       return main.shift() ?? { kind: "json", body: echoEnvelope(req) };
@@ -46,6 +56,14 @@ export async function startScriptedModel(selectorMode = "assist") {
     /** Queues replies for the next main/regeneration calls. */
     reply(...steps: ScriptStep[]) {
       main.push(...steps);
+    },
+    /** Queues replies for the next selector calls. */
+    replySelector(...steps: ScriptStep[]) {
+      selector.push(...steps);
+    },
+    /** The messages of the last main or regeneration call. */
+    lastMainPrompt() {
+      return messagesOf(upstream.requests.filter((r) => !isSelectorRequest(r)).at(-1));
     },
     close: () => upstream.close(),
   };

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { peakMemento, startScriptedModel } from "../../support/scripted-model.js";
+import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
+
+/** Flow-pack rules a turn must keep (thread context, budgets, checkpoints, drift), against a scripted model. */
+export function flowPackTurnSuite(backend: Backend): void {
+  describe(`flow-pack turn rules on ${backend}`, () => {
+    let srv: TestServer;
+    let model: Awaited<ReturnType<typeof startScriptedModel>>;
+    beforeAll(async () => {
+      model = await startScriptedModel();
+      srv = await startTestServer({ backend, provider: model.provider });
+    });
+    afterAll(async () => {
+      await srv.close();
+      await model.close();
+    });
+
+    const systemText = () =>
+      model
+        .lastMainPrompt()
+        .filter((m) => m.role === "system")
+        .map((m) => m.content)
+        .join("\n");
+
+    it('thread_context_mode "off" keeps the stored memento out of the checkpoint capsule', async () => {
+      const thread = "th-off-capsule";
+      const put = await srv.request(
+        "PUT",
+        `/v1/threads/${thread}/memento`,
+        peakMemento(thread, "SECRET-ARC garden"),
+        { "if-none-match": "*" },
+      );
+      expect(put.status).toBe(200);
+
+      const off = await srv.request("POST", "/v1/chat", {
+        requestId: "off-capsule-1",
+        threadId: thread,
+        message: "/checkpoint",
+        thread_context_mode: "off",
+      });
+      expect(off.status).toBe(200);
+      expect(off.json.modeDecision.checkpointNeeded).toBe(true);
+      expect(systemText()).toContain("# Checkpoint capsule");
+      expect(systemText()).not.toContain("SECRET-ARC");
+
+      // The same turn with thread context shows it: the capsule is there, only the memento is held back.
+      const auto = await srv.request("POST", "/v1/chat", {
+        requestId: "off-capsule-2",
+        threadId: thread,
+        message: "/checkpoint",
+      });
+      expect(auto.status).toBe(200);
+      expect(systemText()).toContain("Arc: SECRET-ARC garden");
+    });
+  });
+}
