@@ -14,7 +14,7 @@ import { toActionsNeeded } from "./actions.js";
 import { decideTurnBreakpoint } from "./breakpoint-phase.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
-import { assembleWithinBudget } from "./input-budget.js";
+import { assembleWithinBudget, refuseUnlessAnyRoutingFits } from "./input-budget.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { applyCheckpointPolicy, routeTurn } from "./routing-phase.js";
@@ -205,6 +205,16 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       storedVersion: stored?.version ?? null,
     });
 
+    const retrievalMemento = contextOff ? null : baseline.memento;
+    // The prompt parts that do not depend on routing, so the input budget can be checked before it.
+    const fixedPrompt = {
+      law: opts.engines.law,
+      memento: retrievalMemento,
+      windowSize: opts.windowSize,
+      userMessage: ctx.promptUserMessage ?? message,
+      ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
+      ...(packet.budgets ? { budgets: packet.budgets } : {}),
+    };
     const routed = await routeTurn({
       engines: opts.engines,
       provider: opts.provider,
@@ -212,6 +222,17 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       thread: { ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}), messageCount },
       trace,
       onCall,
+      timeoutMs: packet.budgets?.timeoutMs,
+      beforeSelector:
+        packet.budgets?.maxInputTokens === undefined
+          ? undefined
+          : (candidates) =>
+              refuseUnlessAnyRoutingFits({
+                candidates,
+                fixed: { ...fixedPrompt, injectedContext: ctx.instructions ?? [] },
+                policyFor: (modeLabel) =>
+                  opts.engines.policy.resolve({ ...policyRequest(packet), modeLabel }),
+              }),
     });
     const modeDecision: ModeDecision = applyCheckpointPolicy({
       engines: opts.engines,
@@ -236,16 +257,10 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       skipped: policy.skipped.length,
     });
 
-    const retrievalMemento = contextOff ? null : baseline.memento;
     const promptBase = {
-      law: opts.engines.law,
+      ...fixedPrompt,
       modeDecision,
       policy,
-      memento: retrievalMemento,
-      windowSize: opts.windowSize,
-      userMessage: ctx.promptUserMessage ?? message,
-      ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
-      ...(packet.budgets ? { budgets: packet.budgets } : {}),
       // The capsule re-anchors from the memento the model may see: none when thread context is off.
       ...(modeDecision.checkpointNeeded
         ? { checkpointCapsule: buildCheckpointCapsule(retrievalMemento, modeDecision) }

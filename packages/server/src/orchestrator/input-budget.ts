@@ -1,4 +1,12 @@
-import { type AssembledPrompt, type AssemblePromptInput, assemblePrompt, SolError } from "@solserver/core";
+import {
+  type AssembledPrompt,
+  type AssemblePromptInput,
+  assemblePrompt,
+  type CompiledPolicy,
+  type ModeDecision,
+  type Result,
+  SolError,
+} from "@solserver/core";
 import { estimateTokens } from "../providers/token-estimate.js";
 import { sha256Hex } from "../store/canonical-json.js";
 
@@ -10,8 +18,7 @@ export function promptTokens(prompt: AssembledPrompt): number {
 /**
  * Assembles the prompt within `budgets.maxInputTokens`: the oldest window messages are dropped first;
  * when the prompt is still too large without any window (law, policy and the message itself), the
- * turn fails with `budget_exceeded` (429) before any model call. A retry of the same request would
- * fail the same way, so the error says it is not retryable.
+ * turn fails with `budget_exceeded` (429) before any model call.
  */
 export function assembleWithinBudget(input: AssemblePromptInput): {
   readonly prompt: AssembledPrompt;
@@ -30,8 +37,38 @@ export function assembleWithinBudget(input: AssemblePromptInput): {
       return { prompt: smallest, trimmedForBudget: prompt.windowCount - smallest.windowCount };
     }
   }
-  const estimated = promptTokens(smallest);
-  throw new SolError(
+  throw budgetExceeded(limit, promptTokens(smallest));
+}
+
+/**
+ * Refuses the turn (`budget_exceeded`) when no routing outcome's prompt fits `budgets.maxInputTokens`
+ * even without any window or checkpoint capsule: run before the selector call, so a turn that cannot
+ * fit makes no model call at all. A mode whose Driver Blocks do not compile cannot be sized, so then
+ * the turn goes on (and fails on them later if routed there).
+ */
+export function refuseUnlessAnyRoutingFits(args: {
+  readonly candidates: readonly ModeDecision[];
+  readonly fixed: Omit<AssemblePromptInput, "modeDecision" | "policy" | "window" | "checkpointCapsule">;
+  readonly policyFor: (modeLabel: string) => Result<CompiledPolicy, unknown>;
+}): void {
+  const limit = args.fixed.budgets?.maxInputTokens;
+  if (limit === undefined) return;
+  let smallest = Number.POSITIVE_INFINITY;
+  for (const modeDecision of args.candidates) {
+    const policy = args.policyFor(modeDecision.modeLabel);
+    if (!policy.ok) return;
+    const tokens = promptTokens(
+      assemblePrompt({ ...args.fixed, modeDecision, policy: policy.value, window: [], sha256Hex }),
+    );
+    if (tokens <= limit) return;
+    smallest = Math.min(smallest, tokens);
+  }
+  if (Number.isFinite(smallest)) throw budgetExceeded(limit, smallest);
+}
+
+// A retry of the same request would fail the same way, so the error says it is not retryable.
+function budgetExceeded(limit: number, estimated: number): SolError {
+  return new SolError(
     "budget_exceeded",
     `The prompt needs about ${estimated} input tokens even without earlier messages, more than budgets.maxInputTokens (${limit}).`,
     { details: { budget: "maxInputTokens", limit, estimated, retryable: false } },

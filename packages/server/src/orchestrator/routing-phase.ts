@@ -16,6 +16,13 @@ export async function routeTurn(args: {
   readonly thread: { readonly lastModeLabel?: string; readonly messageCount?: number };
   readonly trace: TraceBuffer;
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
+  /** budgets.timeoutMs: caps the selector call like every other model call of the turn. */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * Runs before the selector call with every decision the turn may end up with; throwing refuses
+   * the turn before any model call (the input budget check).
+   */
+  readonly beforeSelector?: ((candidates: readonly ModeDecision[]) => void) | undefined;
 }): Promise<ModeDecision> {
   const { router } = args.engines;
   const guess = router.route({ message: args.message, thread: args.thread });
@@ -27,11 +34,14 @@ export async function routeTurn(args: {
     threshold: router.confidenceThreshold,
   });
   if (guess.step !== 2) return guess;
+  args.beforeSelector?.(selectorOutcomes(router, guess));
 
   let reply: LlmResponse;
   try {
     reply = await args.provider.complete({
       purpose: "selector",
+      // A selector that is too slow fails like any other; the step-1 guess then routes the turn.
+      ...(args.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(args.timeoutMs) }),
       messages: router.selectorPrompt(args.message, guess),
       json: true,
       maxOutputTokens: 120,
@@ -62,6 +72,16 @@ export async function routeTurn(args: {
     "model",
   );
   return parsed.decision;
+}
+
+/** The decisions a selector call can end in: the step-1 guess (its fallback) or any one mode. */
+function selectorOutcomes(router: TurnEngines["router"], guess: ModeDecision): ModeDecision[] {
+  return [
+    guess,
+    ...router.modes.map(
+      (mode) => router.parseSelectorReply(JSON.stringify({ modeLabel: mode.label }), guess).decision,
+    ),
+  ];
 }
 
 /**

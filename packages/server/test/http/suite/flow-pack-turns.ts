@@ -53,5 +53,42 @@ export function flowPackTurnSuite(backend: Backend): void {
       expect(auto.status).toBe(200);
       expect(systemText()).toContain("Arc: SECRET-ARC garden");
     });
+
+    // "Say hi." is ambiguous for the default router: step 2, so the selector is called.
+    const ambiguous = (requestId: string, budgets: Record<string, number>) =>
+      srv.request("POST", "/v1/chat", {
+        requestId,
+        threadId: `th-${requestId}`,
+        message: "Say hi.",
+        budgets,
+        traceConfig: { level: "debug" },
+      });
+
+    it("budgets.timeoutMs caps the selector call too; the step-1 guess then routes the turn", async () => {
+      model.replySelector({ kind: "hang" });
+      const started = Date.now();
+      const res = await ambiguous("sel-timeout", { timeoutMs: 400 });
+      expect(res.status).toBe(200);
+      // The scripted provider's own timeout is 5 s per attempt, with retries.
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(res.json.modeDecision.step).toBe(2);
+      const selector = res.json.trace.events.find((e: { phase: string }) => e.phase === "selector");
+      expect(selector).toMatchObject({ status: "warning", metadata: { code: "provider_error" } });
+    });
+
+    it("budgets.maxInputTokens refuses an ambiguous turn before the selector call", async () => {
+      const before = { ...model.counts };
+      const refused = await ambiguous("sel-budget-1", { maxInputTokens: 10 });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error).toMatchObject({
+        code: "budget_exceeded",
+        details: { budget: "maxInputTokens", limit: 10, retryable: false },
+      });
+      expect(model.counts).toEqual(before);
+
+      const roomy = await ambiguous("sel-budget-2", { maxInputTokens: 100_000 });
+      expect(roomy.status).toBe(200);
+      expect(model.counts.selector).toBe(before.selector + 1);
+    });
   });
 }
