@@ -12,7 +12,8 @@ import {
  *   is not (professional-role claims, "this is legal advice", claimed official approval).
  * - `unsourced_authority` (warn): appeals to unnamed authorities ("experts agree", "studies show").
  * - `claimed_action_without_receipt` (strict): claims an action was done while no receipt was given.
- * - `mode_drift` (warn): the reply announces switching to a mode other than the routed one.
+ * - `mode_drift` (strict for a mode of the pack, else warn): the reply announces switching to a mode
+ *   other than the routed one.
  */
 export const AUTHORITY_LAUNDERING_PATTERNS: readonly string[] = Object.freeze([
   "as your lawyer/attorney/doctor/physician/accountant/therapist/advisor/adviser/counsel/broker/banker",
@@ -74,16 +75,34 @@ export function findClaimedAction(normalizedText: string): string | null {
 const MODE_SWITCH =
   /(?:^|[.!?:;] |\b(?:i'm|i am|i'll|i will|let me|let's|now|we're|we are) )(?:switching|switched|switch|changing|changed|entering|moving)(?: over)?(?: (?:to|into))? (?:the )?([\p{L}\p{N}_-]{1,64}) mode\b/gu;
 
-/** The mode a reply announces switching to, when it differs from the routed one; null otherwise. */
-export function findModeSwitch(normalizedText: string, modeLabel: string): string | null {
-  const canon = (label: string) =>
-    label
-      .trim()
-      .toLowerCase()
-      .replace(/[\s-]+/g, "_");
+const canonLabel = (label: string) =>
+  label
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+
+/**
+ * The mode a reply announces switching to, when it differs from the routed one; null otherwise. An
+ * announcement of one of `modes` (the pack's labels) is returned before any other.
+ */
+export function findModeSwitch(
+  normalizedText: string,
+  modeLabel: string,
+  modes: readonly string[] = [],
+): string | null {
+  const active = canonLabel(modeLabel);
+  let other: string | null = null;
   for (const match of normalizedText.matchAll(MODE_SWITCH)) {
     const announced = match[1];
-    if (announced !== undefined && canon(announced) !== canon(modeLabel)) return announced;
+    if (announced === undefined || canonLabel(announced) === active) continue;
+    if (isModeLabel(announced, modes)) return announced;
+    other ??= announced;
   }
-  return null;
+  return other;
+}
+
+/** True when `announced` (from findModeSwitch) names one of `modes`, compared case- and separator-blind. */
+export function isModeLabel(announced: string, modes: readonly string[]): boolean {
+  const canon = canonLabel(announced);
+  return modes.some((mode) => canonLabel(mode) === canon);
 }

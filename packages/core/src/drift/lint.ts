@@ -13,6 +13,7 @@ import {
   findClaimedAction,
   findModeSwitch,
   findUnsourcedAuthority,
+  isModeLabel,
 } from "./governance.js";
 import { activeRigorRules } from "./rigor-rules.js";
 
@@ -44,6 +45,11 @@ export interface LintInput {
   readonly formatViolation?: boolean | undefined;
   /** Receipts of actions really executed for this turn; a claimed action needs one. */
   readonly receipts?: readonly string[] | undefined;
+  /**
+   * The mode pack's labels. Announcing a switch to one of them is strict `mode_drift`; any other
+   * "... mode" (dark mode, airplane mode: advice, not the reply changing its own mode) only warns.
+   */
+  readonly modes?: readonly string[] | undefined;
 }
 
 /** Outcome of linting one output: `passed` is false only when a strict violation exists. */
@@ -105,12 +111,12 @@ export function lintOutput(input: LintInput): LintResult {
       `Unsourced appeal to authority ("${unsourced}"): name the source or drop the appeal.`,
     );
   }
-  const announced = findModeSwitch(normalized, input.modeDecision.modeLabel);
+  const announced = findModeSwitch(normalized, input.modeDecision.modeLabel, input.modes);
   if (announced !== null) {
     add(
       LINT_CODES.modeDrift,
       "mode",
-      "warn",
+      isModeLabel(announced, input.modes ?? []) ? "strict" : "warn",
       `The reply announces switching to "${announced}" mode, but the one active mode is "${input.modeDecision.modeLabel}"; stay in it.`,
     );
   }

@@ -39,6 +39,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     ...options,
   });
   const inFlight = new Set<Promise<unknown>>();
+  const modeLabels = Object.freeze(opts.engines.router.modes.map((mode) => mode.label));
   const iso = () => new Date(opts.clock.now()).toISOString();
 
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
@@ -300,6 +301,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       provider: opts.provider,
       modeDecision,
       policy,
+      modes: modeLabels,
       trace,
       onCall,
       regenerationAllowed: packet.budgets?.maxRegenerations !== 0,

@@ -28,6 +28,8 @@ export interface GenerationInput {
   readonly prompt: Omit<AssemblePromptInput, "patchDirectives">;
   readonly modeDecision: ModeDecision;
   readonly policy: CompiledPolicy;
+  /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
+  readonly modes: readonly string[];
   readonly hints: LlmRequestHints;
   readonly maxOutputTokens?: number;
   readonly regenerationAllowed: boolean;
@@ -130,6 +132,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     envelope: parsed.envelope,
     modeDecision: input.modeDecision,
     policy: input.policy,
+    modes: input.modes,
     formatViolation: parsed.formatViolation,
   });
   input.trace.add(

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { peakMemento, startScriptedModel } from "../../support/scripted-model.js";
 import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
 
+const envelope = (assistant_text: string) => ({ kind: "json" as const, body: { assistant_text, meta: {} } });
+
 /** Flow-pack rules a turn must keep (thread context, budgets, checkpoints, drift), against a scripted model. */
 export function flowPackTurnSuite(backend: Backend): void {
   describe(`flow-pack turn rules on ${backend}`, () => {
@@ -89,6 +91,27 @@ export function flowPackTurnSuite(backend: Backend): void {
       const roomy = await ambiguous("sel-budget-2", { maxInputTokens: 100_000 });
       expect(roomy.status).toBe(200);
       expect(model.counts.selector).toBe(before.selector + 1);
+    });
+
+    it("a reply announcing another mode of the pack is regenerated with a patch directive", async () => {
+      const before = model.counts.main;
+      model.reply(
+        envelope("I am switching to companion mode now. Tell me how you feel."),
+        envelope("Here is a plan for your afternoon: a walk, then the groceries."),
+      );
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "mode-drift-1",
+        threadId: "th-mode-drift",
+        message: "Plan my afternoon.",
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.modeDecision.modeLabel).toBe("assist");
+      expect(res.json.validation).toMatchObject({ passed: true, regenerated: true });
+      expect(res.json.assistant.content).toBe(
+        "Here is a plan for your afternoon: a walk, then the groceries.",
+      );
+      expect(model.counts.main - before).toBe(2);
+      expect(JSON.stringify(model.lastMainPrompt())).toContain("mode_drift");
     });
   });
 }
