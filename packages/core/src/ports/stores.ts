@@ -77,16 +77,43 @@ export interface StoredMessage {
   readonly createdAt: string;
 }
 
+/** What the drift protocol found in a thread's last turn; the next turn's checkpoint and drift check read it. */
+export interface TurnDrift {
+  /** A strict violation was found (a drift flare): the reply was regenerated, or could not be. */
+  readonly flare: boolean;
+  readonly regenerated: boolean;
+  /** The returned reply passed the linter. */
+  readonly passed: boolean;
+  /** Codes of the violations found in the turn's outputs, first and regenerated, without repeats. */
+  readonly violations: readonly string[];
+}
+
 export interface ThreadStats {
   readonly messageCount: number;
   readonly lastModeLabel: string | null;
+  /** Estimated tokens exchanged since the last turn that injected a checkpoint capsule (churn). */
+  readonly churnTokens: number;
+  /** The drift outcome of the thread's last turn; null when none was recorded. */
+  readonly lastDrift: TurnDrift | null;
+}
+
+/** What a committed turn adds to its thread's stats beyond the message count and mode. */
+export interface TurnStatsUpdate {
+  /** Estimated tokens of the turn's user and assistant messages. */
+  readonly tokens: number;
+  /** The turn injected a checkpoint capsule: the churn count starts again from this turn's tokens. */
+  readonly checkpointed: boolean;
+  readonly drift: TurnDrift;
 }
 
 export interface MessageStore {
   /** Most recent `limit` messages of a thread, oldest first. */
   listRecent(tenantId: TenantId, threadId: string, limit: number): Promise<StoredMessage[]>;
   countInThread(tenantId: TenantId, threadId: string): Promise<number>;
-  /** The thread's message count and the mode label of its last assistant message (null: none yet). */
+  /**
+   * The thread's message count, the mode label of its last assistant message (null: none yet), and
+   * the churn and drift its turns recorded.
+   */
   threadStats(tenantId: TenantId, threadId: string): Promise<ThreadStats>;
   /** Whether the tenant already has a message with this id (ids are unique per tenant). */
   hasMessage(tenantId: TenantId, messageId: string): Promise<boolean>;
@@ -154,6 +181,8 @@ export interface CommitTurnInput {
   readonly memento?: { readonly value: ThreadMementoV02; readonly expectedVersion: number | null };
   /** When the memento is not persisted this turn, bump its turns-since-persist counter instead. */
   readonly bumpTurnsSincePersist: boolean;
+  /** Churn and drift to keep in the thread's stats; omitted, the churn is unchanged and the drift kept. */
+  readonly threadStats?: TurnStatsUpdate;
   readonly response: ChatResponse;
   readonly now: string;
   /**

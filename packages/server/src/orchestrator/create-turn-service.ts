@@ -19,6 +19,7 @@ import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { applyCheckpointPolicy, routeTurn } from "./routing-phase.js";
 import { readThread, type ThreadReads } from "./thread-reads.js";
+import { threadSignals, turnStatsUpdate } from "./thread-signals.js";
 import { describeToolCalls } from "./tool-calls.js";
 import { TraceBuffer } from "./trace-buffer.js";
 import { buildTurnResponse } from "./turn-response.js";
@@ -200,7 +201,8 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       ? []
       : (ctx.window ?? history.map((m) => ({ role: m.role, content: m.content })));
     const messageCount = stats.messageCount;
-    const previousModeLabel = contextOff ? undefined : (stats.lastModeLabel ?? undefined);
+    const signals = threadSignals(stats, message, contextOff);
+    const { previousModeLabel } = signals;
     trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {
       source: baseline.source,
       storedVersion: stored?.version ?? null,
@@ -240,7 +242,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       modeDecision: routed,
       message,
       messageCount,
-      previousModeLabel,
+      signals,
     });
     const { decision, peakGuardrailActive } = decideTurnBreakpoint({ packet, baseline, trace });
 
@@ -324,6 +326,15 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         ? clientMessageId
         : opts.ids("msg");
     const assistantMessageId = opts.ids("msg");
+    const assistantContent =
+      gen.text === "" && gen.toolCalls.length > 0 ? describeToolCalls(gen.toolCalls) : gen.text;
+    const threadStats = turnStatsUpdate({
+      userMessage: message,
+      assistantMessage: assistantContent,
+      checkpointNeeded: modeDecision.checkpointNeeded,
+      contextOff,
+      gen,
+    });
     const proposals = toActionsNeeded(gen.envelope.meta?.action_needed, packet.requestId, opts.ids);
     const actions = opts.actionRecorder
       ? await opts.actionRecorder({
@@ -390,10 +401,11 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         userMessage: { messageId: userMessageId, content: message },
         assistantMessage: {
           messageId: assistantMessageId,
-          content: gen.text === "" && gen.toolCalls.length > 0 ? describeToolCalls(gen.toolCalls) : gen.text,
+          content: assistantContent,
           modeLabel: modeDecision.modeLabel,
         },
         bumpTurnsSincePersist: plan !== null && !plan.persist,
+        threadStats,
         response,
         now: iso(),
         ...(plan?.persist

@@ -47,6 +47,8 @@ export interface GenerationResult {
   readonly flare: boolean;
   readonly repeatedFailure: boolean;
   readonly violations: readonly Violation[];
+  /** Codes of the violations found in every output of the turn (first and regenerated), without repeats. */
+  readonly driftCodes: readonly string[];
   readonly response: LlmResponse;
   readonly prompt: AssembledPrompt;
   /** Function calls the model made (passthrough `tools`); empty otherwise. */
@@ -206,7 +208,7 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
     first: first.lint,
     regenerationAllowed: input.regenerationAllowed && !cutShort,
   });
-  if (decision.action === "return") return toResult(first, decision);
+  if (decision.action === "return") return toResult(first, decision, [first]);
 
   const directives = buildPatchDirectives(first.lint.violations);
   input.trace.add("drift", "warning", "Drift flare: regenerating once with patch directives", {
@@ -221,12 +223,14 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
     input.trace.add("drift", "failed", "Regeneration call failed; returning the first output", {
       code: error.code,
     });
-    return { ...toResult(first, { passed: false, regenerated: false, flare: true, repeatedFailure: true }) };
+    return toResult(first, { passed: false, regenerated: false, flare: true, repeatedFailure: true }, [
+      first,
+    ]);
   }
   const final = decideDriftOutcome({ first: first.lint, second: second.lint });
   if (final.action !== "return")
     throw new SolError("internal", "Drift protocol asked for a second regeneration.");
-  return toResult(final.use === "second" ? second : first, final);
+  return toResult(final.use === "second" ? second : first, final, [first, second]);
 }
 
 function toResult(
@@ -238,8 +242,10 @@ function toResult(
     repeatedFailure: boolean;
     violations?: readonly Violation[];
   },
+  outputs: readonly Attempt[],
 ): GenerationResult {
   return {
+    driftCodes: [...new Set(outputs.flatMap((o) => o.lint.violations.map((v) => v.code)))],
     envelope: chosen.envelope,
     text: chosen.envelope.assistant_text,
     passed: outcome.passed,

@@ -5,6 +5,7 @@ import {
   type ModeDecision,
   SolError,
 } from "@solserver/core";
+import type { ThreadSignals } from "./thread-signals.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
 
@@ -86,21 +87,25 @@ function selectorOutcomes(router: TurnEngines["router"], guess: ModeDecision): M
 
 /**
  * The routed decision with `checkpointNeeded` raised when the checkpoint policy asks for one (a long
- * thread, a mode change...), its reasons appended (at most 16 in all).
+ * thread, high churn, a mode change, the previous turn's drift flare...), its reasons appended (at
+ * most 16 in all).
  */
 export function applyCheckpointPolicy(args: {
   readonly engines: TurnEngines;
   readonly modeDecision: ModeDecision;
   readonly message: string;
   readonly messageCount: number;
-  readonly previousModeLabel: string | undefined;
+  readonly signals: ThreadSignals;
 }): ModeDecision {
-  const { modeDecision, previousModeLabel } = args;
+  const { modeDecision } = args;
+  const { previousModeLabel, tokenEstimate, driftFlare } = args.signals;
   const checkpoint = args.engines.checkpointPolicy.decide({
     modeDecision,
     messageCount: args.messageCount,
     message: args.message,
+    driftFlare,
     ...(previousModeLabel ? { previousModeLabel } : {}),
+    ...(tokenEstimate === undefined ? {} : { tokenEstimate }),
   });
   if (!checkpoint.needed || modeDecision.checkpointNeeded) return modeDecision;
   return {

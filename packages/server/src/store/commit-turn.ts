@@ -46,10 +46,14 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
         transmissionId: input.transmissionId,
         createdAt: input.now,
       };
-      await insertMessages(tx, [
-        { ...common, role: "user", ...input.userMessage },
-        { ...common, role: "assistant", ...input.assistantMessage },
-      ]);
+      await insertMessages(
+        tx,
+        [
+          { ...common, role: "user", ...input.userMessage },
+          { ...common, role: "assistant", ...input.assistantMessage },
+        ],
+        input.threadStats,
+      );
       await insertResponse(tx, {
         tenantId: input.tenantId,
         requestId: input.requestId,

@@ -1,4 +1,10 @@
-import { type MessageStore, SolError, type StoredMessage } from "@solserver/core";
+import {
+  type MessageStore,
+  SolError,
+  type StoredMessage,
+  type TurnDrift,
+  type TurnStatsUpdate,
+} from "@solserver/core";
 import { assertStorableText, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -18,7 +24,7 @@ const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limi
 const selectThreadStats = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .selectFrom("thread_stats")
-    .select(["message_count as n", "last_mode_label"])
+    .select(["message_count as n", "last_mode_label", "churn_tokens", "last_drift"])
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId),
 );
@@ -32,8 +38,19 @@ const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) 
     .limit(1),
 );
 
-const addToThreadCount = preparedQuery(
-  (db, tenantId: string, threadId: string, added: number, lastModeLabel: string | null) =>
+// `carry` is 1 to add the turn's tokens to the churn, 0 to start it again from them (a checkpoint):
+// a value rather than a branch, so the statement keeps one shape. A null drift keeps the stored one.
+const addToThreadStats = preparedQuery(
+  (
+    db,
+    tenantId: string,
+    threadId: string,
+    added: number,
+    lastModeLabel: string | null,
+    tokens: number,
+    carry: number,
+    lastDrift: string | null,
+  ) =>
     db
       .insertInto("thread_stats")
       .values({
@@ -41,11 +58,15 @@ const addToThreadCount = preparedQuery(
         thread_id: threadId,
         message_count: added,
         last_mode_label: lastModeLabel,
+        churn_tokens: tokens,
+        last_drift: lastDrift,
       })
       .onConflict((oc) =>
         oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
           message_count: eb("thread_stats.message_count", "+", eb.ref("excluded.message_count")),
           last_mode_label: eb.fn.coalesce("excluded.last_mode_label", "thread_stats.last_mode_label"),
+          churn_tokens: eb("excluded.churn_tokens", "+", eb("thread_stats.churn_tokens", "*", carry)),
+          last_drift: eb.fn.coalesce("excluded.last_drift", "thread_stats.last_drift"),
         })),
       ),
 );
@@ -75,9 +96,14 @@ export interface NewMessage {
 
 /**
  * Inserts messages in the given order (their order in the thread) and adds them to their threads'
- * counts; used inside commitTurn, whose transaction keeps rows and counts in step.
+ * stats, with `turn` (churn and drift) when given; used inside commitTurn, whose transaction keeps
+ * rows and stats in step.
  */
-export async function insertMessages(ctx: StoreContext, messages: readonly NewMessage[]): Promise<void> {
+export async function insertMessages(
+  ctx: StoreContext,
+  messages: readonly NewMessage[],
+  turn?: TurnStatsUpdate,
+): Promise<void> {
   // One statement per message: the row id (insertion order) is what listRecent sorts by, and
   // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
   for (const message of messages) {
@@ -108,8 +134,10 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
     if (message.role === "assistant" && message.modeLabel) entry.mode = message.modeLabel;
     added.set(key, entry);
   }
+  const drift = turn === undefined ? null : JSON.stringify(turn.drift);
   for (const { tenantId, threadId, n, mode } of added.values()) {
-    await addToThreadCount(ctx, tenantId, threadId, n, mode);
+    const tokens = turn === undefined ? 0 : Math.max(0, Math.round(turn.tokens));
+    await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, turn?.checkpointed ? 0 : 1, drift);
   }
 }
 
@@ -117,7 +145,12 @@ export async function insertMessages(ctx: StoreContext, messages: readonly NewMe
 export function createMessageStore(ctx: StoreContext): MessageStore {
   const threadStats: MessageStore["threadStats"] = async (tenantId, threadId) => {
     const row = (await selectThreadStats(ctx, tenantId, threadId)).rows[0];
-    return { messageCount: toNumber(row?.n ?? 0), lastModeLabel: row?.last_mode_label ?? null };
+    return {
+      messageCount: toNumber(row?.n ?? 0),
+      lastModeLabel: row?.last_mode_label ?? null,
+      churnTokens: toNumber(row?.churn_tokens ?? 0),
+      lastDrift: decodeTurnDrift(row?.last_drift ?? null),
+    };
   };
   return {
     async listRecent(tenantId, threadId, limit) {
@@ -148,5 +181,25 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
       const { rows } = await selectMessageId(ctx, tenantId, messageId);
       return rows.length > 0;
     },
+  };
+}
+
+/** A stored TurnDrift; null for none, or for text this code did not write (read as no recorded drift). */
+function decodeTurnDrift(text: string | null): TurnDrift | null {
+  if (text === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const violations = Array.isArray(v.violations) ? v.violations.filter((c) => typeof c === "string") : [];
+  return {
+    flare: v.flare === true,
+    regenerated: v.regenerated === true,
+    passed: v.passed !== false,
+    violations,
   };
 }

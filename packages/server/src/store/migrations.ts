@@ -379,6 +379,24 @@ const v8ThreadLastMode: Migration = {
   },
 };
 
+/**
+ * v9: what the checkpoint policy needs of the previous turns, beside the count it already reads every
+ * turn: the tokens exchanged since the last checkpoint capsule (churn) and the last turn's drift
+ * outcome (a flare triggers a checkpoint; a drift check reports it). Existing threads start with no
+ * churn and no recorded drift.
+ */
+const v9ThreadChurnDrift: Migration = {
+  version: 9,
+  name: "thread_stats_churn_drift",
+  async up(db) {
+    await db.schema
+      .alterTable("thread_stats")
+      .addColumn("churn_tokens", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.alterTable("thread_stats").addColumn("last_drift", "text").execute();
+  },
+};
+
 /** Every migration in version order (1, 2, 3, ...); a schema change appends the next version here. */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v1Initial,
@@ -389,4 +407,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v6AgencyTasksThoughts,
   v7ThreadStats,
   v8ThreadLastMode,
+  v9ThreadChurnDrift,
 ]);

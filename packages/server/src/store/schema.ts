@@ -58,6 +58,10 @@ export interface ThreadStatsTable {
   message_count: number;
   /** Mode label of the thread's last assistant message that had one (v8). */
   last_mode_label: string | null;
+  /** Estimated tokens exchanged since the last checkpoint capsule (v9). */
+  churn_tokens: number;
+  /** The last turn's TurnDrift as JSON text; null when none was recorded (v9). */
+  last_drift: string | null;
 }
 
 export interface MementosTable {

@@ -113,5 +113,45 @@ export function flowPackTurnSuite(backend: Backend): void {
       expect(model.counts.main - before).toBe(2);
       expect(JSON.stringify(model.lastMainPrompt())).toContain("mode_drift");
     });
+
+    const chat = (requestId: string, threadId: string, message: string) =>
+      srv.request("POST", "/v1/chat", { requestId, threadId, message });
+    const checkpointReasons = (res: { json: { modeDecision: { reasons: string[] } } }) =>
+      res.json.modeDecision.reasons.filter((r) => r.startsWith("checkpoint: "));
+
+    it("a drift flare makes the next turn a checkpoint, once", async () => {
+      const thread = "th-flare";
+      model.reply(
+        envelope("Done. I sent the email to your landlord."),
+        envelope("Here is a draft you can send to your landlord."),
+      );
+      const flared = await chat("flare-1", thread, "Plan my afternoon.");
+      expect(flared.json.validation.regenerated).toBe(true);
+      expect(flared.json.modeDecision.checkpointNeeded).toBe(false);
+
+      const next = await chat("flare-2", thread, "What should I pack?");
+      expect(next.json.modeDecision.checkpointNeeded).toBe(true);
+      expect(checkpointReasons(next)).toEqual(["checkpoint: drift_flare"]);
+      expect(systemText()).toContain("# Checkpoint capsule");
+
+      const calm = await chat("flare-3", thread, "And what about snacks?");
+      expect(calm.json.modeDecision.modeLabel).toBe(next.json.modeDecision.modeLabel);
+      expect(checkpointReasons(calm)).toEqual([]);
+    });
+
+    it("a long exchange (token churn) makes the next turn a checkpoint, then the count starts again", async () => {
+      const thread = "th-churn";
+      // About 5,000 tokens each way: 10,000 in all, over the 8,000 of the default policy.
+      const long = "I planted tomatoes, beans and basil along the south fence this week. ".repeat(285);
+      expect(long.length).toBeLessThanOrEqual(20_000);
+      const first = await chat("churn-1", thread, long);
+      expect(first.status).toBe(200);
+      expect(checkpointReasons(first)).not.toContain("checkpoint: high_churn");
+
+      const second = await chat("churn-2", thread, "What should I plant next?");
+      expect(checkpointReasons(second)).toContain("checkpoint: high_churn");
+      const third = await chat("churn-3", thread, "And after that?");
+      expect(checkpointReasons(third)).not.toContain("checkpoint: high_churn");
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { isSolError } from "@solserver/core";
+import { type CommitTurnInput, isSolError, type ThreadStats } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SqlSolStore } from "../../../src/store/index.js";
@@ -49,15 +49,49 @@ export function messageContract(harness: Harness): void {
       expect(await store.messages.threadStats(T, "th")).toEqual({
         messageCount: 10,
         lastModeLabel: "companion",
+        churnTokens: 0,
+        lastDrift: null,
       });
       expect(await store.messages.threadStats(T, "nothing")).toEqual({
         messageCount: 0,
         lastModeLabel: null,
+        churnTokens: 0,
+        lastDrift: null,
       });
       expect(await store.messages.hasMessage(T, "u-th-r0")).toBe(true);
       expect(await store.messages.hasMessage(T, "a-other-r0")).toBe(true);
       expect(await store.messages.hasMessage(T, "u-th-r99")).toBe(false);
       expect(await store.messages.hasMessage("tenant-b", "u-th-r0")).toBe(false);
+    });
+
+    it("thread stats keep the churn since the last checkpoint and the last turn's drift", async () => {
+      const store = await harness.open();
+      const calm = { flare: false, regenerated: false, passed: true, violations: [] };
+      const flared = { flare: true, regenerated: true, passed: true, violations: ["mode_drift"] };
+      const turns: CommitTurnInput["threadStats"][] = [
+        { tokens: 10, checkpointed: false, drift: flared },
+        { tokens: 5, checkpointed: false, drift: calm },
+        { tokens: 7, checkpointed: true, drift: flared },
+        undefined,
+      ];
+      const seen: ThreadStats[] = [];
+      for (const [turn, threadStats] of turns.entries()) {
+        const requestId = `churn-r${turn}`;
+        await store.transmissions.claim(claimInput(T, requestId, { threadId: "churn" }));
+        const input = turnInput(T, requestId, turn, { threadId: "churn" });
+        const result = await store.commitTurn(threadStats ? { ...input, threadStats } : input);
+        expect(result.ok).toBe(true);
+        seen.push(await store.messages.threadStats(T, "churn"));
+      }
+      expect(seen.map((s) => [s.messageCount, s.churnTokens, s.lastDrift])).toEqual([
+        [2, 10, flared],
+        [4, 15, calm],
+        // A checkpoint turn starts the count again from its own tokens.
+        [6, 7, flared],
+        // A commit without stats leaves churn and drift as they were.
+        [8, 7, flared],
+      ]);
+      expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
     });
 
     it("rejects a negative or fractional limit", async () => {

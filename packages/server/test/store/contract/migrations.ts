@@ -118,13 +118,18 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
       await sql`insert into thread_stats (tenant_id, thread_id, message_count)
         values ('t8', 'th8', 5), ('t8', 'quiet', 1)`.execute(store.db);
       await store.migrate();
+      // v9 then starts every existing thread with no churn and no recorded drift.
       expect(await store.messages.threadStats("t8", "th8")).toEqual({
         messageCount: 5,
         lastModeLabel: "companion",
+        churnTokens: 0,
+        lastDrift: null,
       });
       expect(await store.messages.threadStats("t8", "quiet")).toEqual({
         messageCount: 1,
         lastModeLabel: null,
+        churnTokens: 0,
+        lastDrift: null,
       });
     });
 

@@ -1,0 +1,46 @@
+import type { ThreadStats, TurnStatsUpdate } from "@solserver/core";
+import { estimateTokens } from "../providers/token-estimate.js";
+import type { GenerationResult } from "./generation.js";
+
+/** What the previous turns say for this turn's checkpoint policy (none on a stateless turn). */
+export interface ThreadSignals {
+  readonly previousModeLabel: string | undefined;
+  /** The previous turn had a drift flare. */
+  readonly driftFlare: boolean;
+  /** Tokens exchanged since the last checkpoint capsule, this message included. */
+  readonly tokenEstimate: number | undefined;
+}
+
+/** The checkpoint inputs read from the thread's stats; a turn without thread context reads none. */
+export function threadSignals(stats: ThreadStats, message: string, contextOff: boolean): ThreadSignals {
+  if (contextOff) return { previousModeLabel: undefined, driftFlare: false, tokenEstimate: undefined };
+  return {
+    previousModeLabel: stats.lastModeLabel ?? undefined,
+    driftFlare: stats.lastDrift?.flare === true,
+    tokenEstimate: stats.churnTokens + estimateTokens(message),
+  };
+}
+
+/**
+ * What the thread's stats keep of this turn for the next one. A turn without thread context showed
+ * its capsule to no thread state, so it does not restart the churn count.
+ */
+export function turnStatsUpdate(args: {
+  readonly userMessage: string;
+  readonly assistantMessage: string;
+  readonly checkpointNeeded: boolean;
+  readonly contextOff: boolean;
+  readonly gen: Pick<GenerationResult, "flare" | "regenerated" | "passed" | "driftCodes">;
+}): TurnStatsUpdate {
+  const { gen } = args;
+  return {
+    tokens: estimateTokens(args.userMessage) + estimateTokens(args.assistantMessage),
+    checkpointed: args.checkpointNeeded && !args.contextOff,
+    drift: {
+      flare: gen.flare,
+      regenerated: gen.regenerated,
+      passed: gen.passed,
+      violations: gen.driftCodes,
+    },
+  };
+}
