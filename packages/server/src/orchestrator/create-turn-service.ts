@@ -1,6 +1,7 @@
 import {
   buildCheckpointCapsule,
   type ChatResponse,
+  detectDriftCheckRequest,
   type LlmCallPurpose,
   type LlmResponse,
   type ModeDecision,
@@ -12,6 +13,7 @@ import {
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
 import { decideTurnBreakpoint } from "./breakpoint-phase.js";
+import { driftCheckContext, traceDriftSurfacing } from "./drift-check.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
 import { assembleWithinBudget, refuseUnlessAnyRoutingFits } from "./input-budget.js";
@@ -209,6 +211,14 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     });
 
     const retrievalMemento = contextOff ? null : baseline.memento;
+    // Flow pack: drift is surfaced when the user asks; a stateless turn has no earlier reply to report.
+    const driftCheck = detectDriftCheckRequest(message);
+    const previousDrift = contextOff ? null : stats.lastDrift;
+    // The turn's own context lines (a drift check, the request's instructions), budgeted with the prompt.
+    const turnContext = [
+      ...(driftCheck && !contextOff ? [driftCheckContext(previousDrift)] : []),
+      ...(ctx.instructions ?? []),
+    ];
     // The prompt parts that do not depend on routing, so the input budget can be checked before it.
     const fixedPrompt = {
       law: opts.engines.law,
@@ -232,7 +242,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
           : (candidates) =>
               refuseUnlessAnyRoutingFits({
                 candidates,
-                fixed: { ...fixedPrompt, injectedContext: ctx.instructions ?? [] },
+                fixed: { ...fixedPrompt, injectedContext: turnContext },
                 policyFor: (modeLabel) =>
                   opts.engines.policy.resolve({ ...policyRequest(packet), modeLabel }),
               }),
@@ -272,7 +282,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     // A turn that cannot fit its input budget even without any window or checkpoint context is
     // refused here, before the checkpoint evaluation changes the session (a refused turn leaves no trace).
     if (packet.budgets?.maxInputTokens !== undefined) {
-      assembleWithinBudget({ ...promptBase, injectedContext: ctx.instructions ?? [], window: [] });
+      assembleWithinBudget({ ...promptBase, injectedContext: turnContext, window: [] });
     }
     const injectedContext = [
       ...(opts.contextInjector
@@ -285,7 +295,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
             trace,
           })
         : []),
-      ...(ctx.instructions ?? []),
+      ...turnContext,
     ];
     trace.add(
       "retrieval",
@@ -316,6 +326,12 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         ...(retrievalMemento ? { previousShape: retrievalMemento } : {}),
       },
       prompt: { ...promptBase, injectedContext, window },
+    });
+    traceDriftSurfacing(trace, {
+      requested: driftCheck,
+      previous: previousDrift,
+      repeatedFailure: gen.repeatedFailure,
+      violations: gen.driftCodes,
     });
 
     // The client's id for its message is kept when it is free; ids are unique per tenant, so a

@@ -153,5 +153,58 @@ export function flowPackTurnSuite(backend: Backend): void {
       const third = await chat("churn-3", thread, "And after that?");
       expect(checkpointReasons(third)).not.toContain("checkpoint: high_churn");
     });
+
+    type Event = { phase: string; metadata: Record<string, unknown> };
+    const surfacedOf = (res: { json: { trace: { events: Event[] } } }) =>
+      res.json.trace.events.find((e) => e.phase === "drift" && e.metadata.surfaced === true)?.metadata;
+
+    it("a drift check shows the model what the linter found in the previous reply, and is traced", async () => {
+      const thread = "th-drift-check";
+      model.reply(
+        envelope("Done. I sent the email to your landlord."),
+        envelope("Here is a draft for your landlord."),
+      );
+      expect((await chat("check-1", thread, "Plan my afternoon.")).json.validation.regenerated).toBe(true);
+
+      const check = await srv.request("POST", "/v1/chat", {
+        requestId: "check-2",
+        threadId: thread,
+        message: "Drift check: did you drift just now?",
+        traceConfig: { level: "debug" },
+      });
+      expect(check.status).toBe(200);
+      expect(systemText()).toContain("Drift check requested by the user");
+      expect(systemText()).toContain("Violations: claimed_action_without_receipt.");
+      expect(systemText()).toContain("regenerated once; the corrected reply passed");
+      expect(surfacedOf(check)).toMatchObject({
+        reasons: ["user_asked"],
+        previous: { flare: true, regenerated: true, violations: ["claimed_action_without_receipt"] },
+      });
+
+      const ordinary = await srv.request("POST", "/v1/chat", {
+        requestId: "check-3",
+        threadId: thread,
+        message: "What should I pack?",
+        traceConfig: { level: "debug" },
+      });
+      expect(systemText()).not.toContain("Drift check requested");
+      expect(surfacedOf(ordinary)).toBeUndefined();
+    });
+
+    it("a regeneration that fails as well is surfaced in the trace and the validation", async () => {
+      model.reply(envelope("Done. I sent the email."), envelope("Done. I sent the email again."));
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "repeat-fail-1",
+        threadId: "th-repeat-fail",
+        message: "Plan my afternoon.",
+        traceConfig: { level: "debug" },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.validation).toMatchObject({ passed: false, regenerated: true });
+      expect(surfacedOf(res)).toMatchObject({
+        reasons: ["repeated_regen_failure"],
+        violations: ["claimed_action_without_receipt"],
+      });
+    });
   });
 }
