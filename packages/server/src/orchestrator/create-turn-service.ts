@@ -4,7 +4,6 @@ import {
   detectDriftCheckRequest,
   type LlmCallPurpose,
   type LlmResponse,
-  type ModeDecision,
   type PacketInput,
   policyHints,
   resolveBaselineMemento,
@@ -16,10 +15,10 @@ import { decideTurnBreakpoint } from "./breakpoint-phase.js";
 import { driftCheckContext, traceDriftSurfacing } from "./drift-check.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
-import { assembleWithinBudget, refuseUnlessAnyRoutingFits } from "./input-budget.js";
+import { assembleWithinBudget } from "./input-budget.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
-import { applyCheckpointPolicy, routeTurn } from "./routing-phase.js";
+import { compileTurnPolicy, decideMode } from "./routing-phase.js";
 import { readThread, type ThreadReads } from "./thread-reads.js";
 import { threadSignals, turnStatsUpdate } from "./thread-signals.js";
 import { describeToolCalls } from "./tool-calls.js";
@@ -204,7 +203,6 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       : (ctx.window ?? history.map((m) => ({ role: m.role, content: m.content })));
     const messageCount = stats.messageCount;
     const signals = threadSignals(stats, message, contextOff);
-    const { previousModeLabel } = signals;
     trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {
       source: baseline.source,
       storedVersion: stored?.version ?? null,
@@ -228,47 +226,19 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
       ...(packet.budgets ? { budgets: packet.budgets } : {}),
     };
-    const routed = await routeTurn({
+    const modeDecision = await decideMode({
       engines: opts.engines,
       provider: opts.provider,
-      message,
-      thread: { ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}), messageCount },
-      trace,
-      onCall,
-      timeoutMs: packet.budgets?.timeoutMs,
-      beforeSelector:
-        packet.budgets?.maxInputTokens === undefined
-          ? undefined
-          : (candidates) =>
-              refuseUnlessAnyRoutingFits({
-                candidates,
-                fixed: { ...fixedPrompt, injectedContext: turnContext },
-                policyFor: (modeLabel) =>
-                  opts.engines.policy.resolve({ ...policyRequest(packet), modeLabel }),
-              }),
-    });
-    const modeDecision: ModeDecision = applyCheckpointPolicy({
-      engines: opts.engines,
-      modeDecision: routed,
-      message,
+      packet,
       messageCount,
       signals,
+      budgetPrompt: { ...fixedPrompt, injectedContext: turnContext },
+      trace,
+      onCall,
     });
     const { decision, peakGuardrailActive } = decideTurnBreakpoint({ packet, baseline, trace });
 
-    const policyResult = opts.engines.policy.resolve({
-      ...policyRequest(packet),
-      modeLabel: modeDecision.modeLabel,
-    });
-    if (!policyResult.ok)
-      throw new SolError("invalid_input", "Driver Blocks could not be compiled.", {
-        details: policyResult.issues,
-      });
-    const policy = policyResult.value;
-    trace.add("policy", "completed", `Driver Blocks compiled (${policy.blocks.length})`, {
-      blocks: policy.blocks.map((b) => ({ id: b.id, version: b.version, enforcement: b.enforcement })),
-      skipped: policy.skipped.length,
-    });
+    const policy = compileTurnPolicy(opts.engines, packet, modeDecision, trace);
 
     const promptBase = {
       ...fixedPrompt,

@@ -1,13 +1,83 @@
 import {
+  type AssemblePromptInput,
+  type CompiledPolicy,
   type LlmCallPurpose,
   type LlmProvider,
   type LlmResponse,
   type ModeDecision,
+  type PacketInput,
   SolError,
 } from "@solserver/core";
+import { refuseUnlessAnyRoutingFits } from "./input-budget.js";
+import { policyRequest } from "./packet-helpers.js";
 import type { ThreadSignals } from "./thread-signals.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
+
+/**
+ * The turn's ModeDecision: the routing ladder under the turn's budgets (the selector gets the call
+ * timeout, and the input budget is checked before it) with the checkpoint policy applied.
+ */
+export async function decideMode(args: {
+  readonly engines: TurnEngines;
+  readonly provider: LlmProvider;
+  readonly packet: PacketInput;
+  readonly messageCount: number;
+  readonly signals: ThreadSignals;
+  /** The prompt parts that do not depend on routing, for the input budget check. */
+  readonly budgetPrompt: Omit<
+    AssemblePromptInput,
+    "modeDecision" | "policy" | "window" | "checkpointCapsule"
+  >;
+  readonly trace: TraceBuffer;
+  readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
+}): Promise<ModeDecision> {
+  const { engines, packet, messageCount, signals } = args;
+  const { previousModeLabel } = signals;
+  const routed = await routeTurn({
+    engines,
+    provider: args.provider,
+    message: packet.message,
+    thread: { ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}), messageCount },
+    trace: args.trace,
+    onCall: args.onCall,
+    timeoutMs: packet.budgets?.timeoutMs,
+    beforeSelector:
+      packet.budgets?.maxInputTokens === undefined
+        ? undefined
+        : (candidates) =>
+            refuseUnlessAnyRoutingFits({
+              candidates,
+              fixed: args.budgetPrompt,
+              policyFor: (modeLabel) => engines.policy.resolve({ ...policyRequest(packet), modeLabel }),
+            }),
+  });
+  return applyCheckpointPolicy({
+    engines,
+    modeDecision: routed,
+    message: packet.message,
+    messageCount,
+    signals,
+  });
+}
+
+/** The turn's compiled Driver Blocks for its mode; blocks that do not compile are the client's fault (400). */
+export function compileTurnPolicy(
+  engines: TurnEngines,
+  packet: PacketInput,
+  modeDecision: ModeDecision,
+  trace: TraceBuffer,
+): CompiledPolicy {
+  const resolved = engines.policy.resolve({ ...policyRequest(packet), modeLabel: modeDecision.modeLabel });
+  if (!resolved.ok)
+    throw new SolError("invalid_input", "Driver Blocks could not be compiled.", { details: resolved.issues });
+  const policy = resolved.value;
+  trace.add("policy", "completed", `Driver Blocks compiled (${policy.blocks.length})`, {
+    blocks: policy.blocks.map((b) => ({ id: b.id, version: b.version, enforcement: b.enforcement })),
+    skipped: policy.skipped.length,
+  });
+  return policy;
+}
 
 /** Steps 0–2 of the routing ladder; the selector (one cheap call) runs only below the threshold. */
 export async function routeTurn(args: {
