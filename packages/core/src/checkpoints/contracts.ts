@@ -16,6 +16,16 @@ export type CheckpointAction = z.infer<typeof CheckpointAction>;
 /** Largest `input` an event may carry (regex and fuzzy matching scan only the first 20,000). */
 export const MAX_CHECKPOINT_INPUT = 100_000;
 
+/** The spec's AgentInput: what the agent sent, which handlers read as `input.content`. */
+export const AgentInput = z.object({ content: z.string().max(MAX_CHECKPOINT_INPUT) });
+export type AgentInput = z.infer<typeof AgentInput>;
+
+/** Input text given either as a string or as an AgentInput; parses to the text. */
+export const AgentInputText = z.union([
+  z.string().max(MAX_CHECKPOINT_INPUT),
+  AgentInput.transform((input) => input.content),
+]);
+
 /** One event reported to the evaluator; `action_pre` and `action_post` need an `action`. */
 export const CheckpointEvent = z
   .object({

@@ -1,4 +1,9 @@
-import { type CheckpointPlugin, createCheckpointEngine, createManualClock } from "@solserver/core";
+import {
+  type CheckpointPlugin,
+  createCheckpointEngine,
+  createManualClock,
+  matchKeywords,
+} from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { specAtlas } from "./fixtures.js";
 
@@ -54,6 +59,67 @@ describe("the spec's plugin and custom-type spellings", () => {
     expect(calls).toEqual(["evaluator", "handler"]);
     const quiet = await engine.evaluate(s, { type: "input", input: "nothing here" });
     expect(quiet.fired.some((f) => f.type === "custom_checkpoint")).toBe(false);
+  });
+
+  it("hands handlers the spec's CheckpointContext: trigger condition, cache, input.content", async () => {
+    const engine = newEngine();
+    const seen: unknown[] = [];
+    engine.registerCheckpointType("kw_custom", {
+      condition: { type: "keyword", keywords: ["deploy"], matchMode: "any" },
+      // Written as the spec's Keyword Match Handler reads its context.
+      defaultHandler: async (ctx) => {
+        const input = ctx.input?.content || "";
+        const keywords = ctx.trigger.type === "keyword" ? ctx.trigger.keywords : [];
+        const matched = matchKeywords(input, keywords, "any").matches.map((m) => m.keyword);
+        seen.push({
+          trigger: ctx.trigger,
+          checkpoint: [ctx.checkpoint.id, ctx.checkpoint.type],
+          cache: ctx.cache === ctx.caches && typeof ctx.cache.invalidate === "function",
+          input,
+          inputText: ctx.inputText,
+          matched,
+        });
+        return { continue: true, modifiedInput: { content: "rewritten" } };
+      },
+    });
+    const r = await engine.evaluate(engine.createSession("s"), { type: "input", input: "deploy now" });
+    expect(seen).toEqual([
+      {
+        trigger: { type: "keyword", keywords: ["deploy"], matchMode: "any" },
+        checkpoint: ["custom:kw_custom", "kw_custom"],
+        cache: true,
+        input: "deploy now",
+        inputText: "deploy now",
+        matched: ["deploy"],
+      },
+    ]);
+    expect(r.traceEvents.map((e) => e.eventType)).not.toContain("checkpoint_failed");
+    expect(r.modifiedInput).toBe("rewritten");
+  });
+
+  it("passes an AgentInput modifiedInput on to the next handler as ctx.input", async () => {
+    const inputs: unknown[] = [];
+    const engine = newEngine([
+      {
+        name: "chain",
+        checkpointTypes: [
+          {
+            name: "rewrite",
+            defaultHandler: () => ({ continue: true, modifiedInput: { content: "second" } }),
+            events: ["input"],
+          },
+        ],
+        handlers: {
+          rewrite: (ctx) => {
+            inputs.push(ctx.input);
+            return { continue: true };
+          },
+        },
+      },
+    ]);
+    const r = await engine.evaluate(engine.createSession("s"), { type: "input", input: "first" });
+    expect(inputs).toEqual([{ content: "second" }]);
+    expect(r.modifiedInput).toBe("second");
   });
 
   it("refuses unknown keys instead of ignoring them", () => {

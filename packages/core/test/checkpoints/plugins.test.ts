@@ -252,7 +252,7 @@ describe("plugins", () => {
             condition: { type: "regex", pattern: "sk-[a-z0-9]+", oncePerSession: false },
             defaultHandler: (ctx) => ({
               continue: true,
-              modifiedInput: (ctx.input ?? "").replace(/sk-[a-z0-9]+/g, "[key]"),
+              modifiedInput: (ctx.inputText ?? "").replace(/sk-[a-z0-9]+/g, "[key]"),
             }),
           },
           {

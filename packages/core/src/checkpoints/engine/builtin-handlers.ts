@@ -240,8 +240,8 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
   },
 
   async time_interval(ctx) {
-    const last = ctx.work.intervalMarks[ctx.trigger.id] ?? ctx.work.startedAtMs;
-    ctx.work.intervalMarks[ctx.trigger.id] = ctx.nowMs;
+    const last = ctx.work.intervalMarks[ctx.checkpoint.id] ?? ctx.work.startedAtMs;
+    ctx.work.intervalMarks[ctx.checkpoint.id] = ctx.nowMs;
     const { found, trace } = await contextsFor(
       ctx,
       ctx.config.time_interval.inject_contexts ?? alwaysContexts(ctx),
@@ -278,7 +278,7 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
   },
 
   async explicit_request(ctx) {
-    const request = ctx.input ?? "";
+    const request = ctx.inputText ?? "";
     const ids = request.trim() === "" ? [] : requestedContexts(ctx, request);
     const { found, trace } = await contextsFor(ctx, ids);
     return {
@@ -301,7 +301,7 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
       traceEvents: [
         {
           eventType: "error_handled",
-          payload: { error: clip(ctx.input ?? "", 500), ...actionFields(ctx.action), ...trace },
+          payload: { error: clip(ctx.inputText ?? "", 500), ...actionFields(ctx.action), ...trace },
         },
       ],
     };

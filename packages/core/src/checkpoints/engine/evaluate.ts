@@ -187,11 +187,16 @@ export async function evaluateEvent(
     const { results, failed } = await runChain(
       trigger,
       (currentInput) => {
+        // Evaluators read the input as text; a handler's `input` is the spec's AgentInput instead.
+        const { input: _text, ...shared } = evalCtx();
         const base: CheckpointContext = {
-          ...evalCtx(),
-          ...(currentInput === undefined ? {} : { input: currentInput }),
+          ...shared,
+          ...(currentInput === undefined
+            ? {}
+            : { input: { content: currentInput }, inputText: currentInput }),
           type: trigger.type,
-          trigger: {
+          trigger: trigger.condition,
+          checkpoint: {
             id: trigger.id,
             type: trigger.type,
             priority: trigger.priority,
@@ -201,6 +206,7 @@ export async function evaluateEvent(
           matches: hits,
           options: trigger.options,
           config,
+          cache: deps.caches,
           caches: deps.caches,
           getContexts: deps.getContexts,
           checkPolicy: (a) => deps.checkPolicy(a, work.sessionId),

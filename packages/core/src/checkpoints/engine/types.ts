@@ -4,10 +4,11 @@ import type { Atlas, AtlasContextBlock, CheckpointConfig, CheckpointConfigInput 
 import { AtlasContextId } from "../atlas/schema.js";
 import type { CheckpointCaches } from "../cache.js";
 import {
+  type AgentInput,
+  AgentInputText,
   type CheckpointAction,
   type CheckpointEvent,
   CheckpointPolicyDecision,
-  MAX_CHECKPOINT_INPUT,
 } from "../contracts.js";
 import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
 import type { RiskTier } from "../risk.js";
@@ -77,15 +78,29 @@ export interface ResolvedContextBlocks {
   readonly missing: readonly string[];
 }
 
-/** What a handler receives (the spec's CheckpointContext, with the engine's services). */
-export interface CheckpointContext extends EvalContext {
+/**
+ * What a handler receives: the spec's CheckpointContext (`type`, `trigger`, `input`, `action`,
+ * `session`, `cache`) plus the engine's services. Unlike an evaluator's EvalContext, `input` is the
+ * spec's AgentInput; `inputText` holds the same text as a string.
+ */
+export interface CheckpointContext extends Omit<EvalContext, "input"> {
   readonly type: string;
-  readonly trigger: CheckpointTrigger;
+  /** The condition that fired this checkpoint (spec: `trigger: TriggerCondition`). */
+  readonly trigger: TriggerCondition;
+  /** The registered checkpoint: its id, type, priority, condition and events. */
+  readonly checkpoint: CheckpointTrigger;
+  /** The event's input as the spec's AgentInput (possibly rewritten by an earlier `modifiedInput`). */
+  readonly input?: AgentInput;
+  /** `input.content`, for code that wants the plain text. */
+  readonly inputText?: string;
   /** Keyword rules newly matched by this input (keyword and regex conditions only). */
   readonly matches: readonly KeywordRuleHit[];
   /** `checkpoint_config.custom[type].options` of the atlas (plugin types), else `{}`. */
   readonly options: Readonly<Record<string, unknown>>;
   readonly config: CheckpointConfig;
+  /** The context, policy and keyword caches (the spec's `cache: ContextCache`). */
+  readonly cache: CheckpointCaches;
+  /** The same caches under their older name. */
   readonly caches: CheckpointCaches;
   /** Looks context blocks up (cached for `context_ttl_seconds`). */
   getContexts(ids: readonly string[]): Promise<ResolvedContextBlocks>;
@@ -116,7 +131,8 @@ export const CheckpointResult = z.object({
   injectContext: z.array(z.string().max(1_000_000)).max(1_000).optional(),
   /** Context block ids to inject; the engine resolves, de-duplicates and budgets them. */
   injectContextIds: z.array(AtlasContextId).max(1_000).optional(),
-  modifiedInput: z.string().max(MAX_CHECKPOINT_INPUT).optional(),
+  /** The rewritten input: text, or the spec's AgentInput (`{ content }`), read as its text. */
+  modifiedInput: AgentInputText.optional(),
   policyDecision: CheckpointPolicyDecision.optional(),
   /** Ask the user before the action runs; the engine turns it into an ActionNeeded. */
   requireConfirmation: CheckpointConfirmationRequest.optional(),
