@@ -92,7 +92,7 @@ describe("priority order", () => {
     const r = await engine.evaluate(engine.createSession("s"), { type: "action_pre", action: { type: "x" } });
     expect(r.continue).toBe(false);
     expect(r.blockReason).toBe("nope");
-    expect(r.fired.map((f) => f.type)).toEqual(["first_gate", "blocker"]);
+    expect(r.fired.map((f) => f.type)).toEqual(["action_pre", "first_gate", "blocker"]);
     expect(r.injectContext).toEqual(["first"]);
   });
 });

@@ -88,11 +88,13 @@ describe("custom checkpoint types", () => {
       "c_phrase",
     ]);
     expect(await fired({ type: "action_pre", action: { type: "send_mail" } })).toEqual([
+      "action_pre",
       "c_action",
       "c_always",
     ]);
     clock.advance(10_000);
     expect(await fired({ type: "action_pre", action: { type: "deploy" } })).toEqual([
+      "action_pre",
       "c_always",
       "c_count",
       "c_interval",

@@ -130,6 +130,60 @@ describe("agent scenario (spec atlas)", () => {
     expect(onceMore.continue).toBe(false);
   });
 
+  it("action_pre fires for every action, listed or not, recording action_attempted", async () => {
+    const engine = createCheckpointEngine({ atlas: {}, clock: createManualClock(0) });
+    expect(engine.triggers.filter((t) => t.type === "action_pre").map((t) => t.priority)).toEqual([700]);
+    const session = engine.createSession("s1");
+    const action = { type: "write_file", params: { path: "a" } };
+    const pre = await engine.evaluate(session, { type: "action_pre", action });
+    expect(pre.continue).toBe(true);
+    expect(pre.fired).toEqual([{ type: "action_pre", priority: 700 }]);
+    expect(pre.injectContext).toEqual([]);
+    expect(pre.traceEvents.map((e) => [e.eventType, e.payload.action, e.payload.params])).toEqual([
+      ["action_attempted", "write_file", { path: "a" }],
+    ]);
+    expect(pre.traceEvents[0]?.payload.contexts).toEqual([]);
+    const post = await engine.evaluate(session, { type: "action_post", action });
+    expect(post.traceEvents.map((e) => e.eventType)).toEqual(["action_completed"]);
+  });
+
+  it("records one action_attempted per action when both action_pre stages run", async () => {
+    const engine = createCheckpointEngine({ atlas: specAtlas(), clock: createManualClock(0) });
+    const r = await engine.evaluate(engine.createSession("s1"), {
+      type: "action_pre",
+      action: { type: "execute_code", params: { code: "1+1" } },
+    });
+    expect(r.continue).toBe(true);
+    expect(r.fired.map((f) => f.priority)).toEqual([800, 700]);
+    expect(r.policyDecision?.decision).toBe("allowed");
+    const attempted = r.traceEvents.filter((e) => e.eventType === "action_attempted");
+    expect(attempted).toHaveLength(1);
+    expect(attempted[0]?.payload).toMatchObject({
+      action: "execute_code",
+      params: { code: "1+1" },
+      policyDecision: "allowed",
+      contexts: ["code-execution-safety"],
+    });
+    expect(r.injectContext).toEqual([content("code-execution-safety", "Code Execution Safety")]);
+  });
+
+  it("a context block's action trigger injects its block as context_injected, not a second attempt", async () => {
+    const engine = createCheckpointEngine({ atlas: specAtlas(), clock: createManualClock(0) });
+    const r = await engine.evaluate(engine.createSession("s1"), {
+      type: "action_pre",
+      action: { type: "set_geometry" },
+    });
+    expect(r.fired).toEqual([
+      { type: "action_pre", priority: 700 },
+      { type: "action_pre", priority: 380 },
+    ]);
+    expect(r.traceEvents.map((e) => [e.eventType, e.payload.trigger ?? null])).toEqual([
+      ["action_attempted", null],
+      ["context_injected", "action_pre"],
+    ]);
+    expect(r.injectContext).toEqual([content("vib3-geometry-system", "Geometry System")]);
+  });
+
   it("delete_user is blocked outright when a policy denies it", async () => {
     const atlas = {
       ...specAtlas(),
@@ -222,6 +276,7 @@ describe("agent scenario (spec atlas)", () => {
     ]);
     expect(await types({ type: "action_pre", action: { type: "drop_table" } })).toEqual([
       ["risk_threshold", "risk_checkpoint"],
+      ["action_pre", "action_attempted"],
     ]);
     const error = await engine.evaluate(s, { type: "error", input: "ENOENT: no such file" });
     expect(error.traceEvents.map((e) => e.eventType)).toEqual(["error_handled"]);

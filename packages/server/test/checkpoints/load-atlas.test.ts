@@ -49,7 +49,11 @@ describe("loadAtlas", () => {
     const deploy = await engine.evaluate(session, { type: "action_pre", action: { type: "deploy_site" } });
     expect(deploy.continue).toBe(false);
     const read = await engine.evaluate(session, { type: "action_pre", action: { type: "read_file" } });
-    expect(read).toMatchObject({ continue: true, fired: [] });
+    expect(read).toMatchObject({
+      continue: true,
+      fired: [{ type: "action_pre", priority: 700 }],
+      injectContext: [],
+    });
   });
 
   it("loads the shipped example atlas", () => {

@@ -13,6 +13,8 @@ export interface BuiltinContext extends CheckpointContext {
   readonly work: CheckpointSessionState;
   /** `type` + hash of the params: identifies one concrete action for grants and caches. */
   readonly actionKey?: string;
+  /** The policy decision an earlier checkpoint of this evaluation reached. */
+  readonly policyDecision?: CheckpointPolicyDecision;
 }
 
 type BuiltinHandler = (ctx: BuiltinContext) => Promise<CheckpointResult>;
@@ -144,11 +146,15 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
     };
   },
 
+  // The spec's Action Pre Handler records one action_attempted per action: the policy stage records
+  // it only when it blocks (the context stage then never runs), otherwise the context stage does.
   async action_pre_policy(ctx) {
     const action = ctx.action as CheckpointAction;
     const cfg = actionConfigFor(ctx.config, action.type);
     const outcome = await gate(ctx, action, cfg.requirePolicyCheck, cfg.requireConfirmation);
-    const blocked = outcome.result !== undefined;
+    if (!outcome.result) {
+      return { continue: true, ...(outcome.decision ? { policyDecision: outcome.decision } : {}) };
+    }
     const traceEvents = [
       {
         eventType: "action_attempted",
@@ -158,12 +164,11 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
           riskTier: ctx.riskTier,
           ...(outcome.decision ? { policyDecision: outcome.decision.decision } : {}),
           ...(outcome.confirmation ? { confirmationRequired: true } : {}),
-          blocked,
+          blocked: true,
         },
       },
     ];
-    if (outcome.result) return { ...outcome.result, traceEvents };
-    return { continue: true, ...(outcome.decision ? { policyDecision: outcome.decision } : {}), traceEvents };
+    return { ...outcome.result, traceEvents };
   },
 
   async action_pre_context(ctx) {
@@ -180,6 +185,7 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
             stage: "context",
             ...actionFields(action),
             riskTier: ctx.riskTier,
+            ...(ctx.policyDecision ? { policyDecision: ctx.policyDecision.decision } : {}),
             patterns: cfg.patterns,
             ...trace,
           },
@@ -188,6 +194,7 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
     };
   },
 
+  // A block's own action trigger injects context; the action itself is recorded by action_pre:context.
   async context_block(ctx) {
     const { found, trace } = await contextsFor(ctx, ctx.compiled.contextIds);
     return {
@@ -195,8 +202,8 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
       injectContextIds: found,
       traceEvents: [
         {
-          eventType: "action_attempted",
-          payload: { stage: "context", ...actionFields(ctx.action), riskTier: ctx.riskTier, ...trace },
+          eventType: "context_injected",
+          payload: { trigger: "action_pre", ...actionFields(ctx.action), riskTier: ctx.riskTier, ...trace },
         },
       ],
     };

@@ -211,7 +211,13 @@ export async function evaluateEvent(
           getContexts: deps.getContexts,
           checkPolicy: (a) => deps.checkPolicy(a, work.sessionId),
         };
-        return { ...base, compiled: trigger, work, ...(actionKey ? { actionKey } : {}) };
+        return {
+          ...base,
+          compiled: trigger,
+          work,
+          ...(actionKey ? { actionKey } : {}),
+          ...(policyDecision ? { policyDecision } : {}),
+        };
       },
       input,
       (error) => trace(trigger, "checkpoint_failed", { error }),

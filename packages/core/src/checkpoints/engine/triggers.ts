@@ -105,16 +105,15 @@ export function compileTriggers(
         gate: true,
       });
     }
-    if (entries.length > 0) {
-      add({
-        id: "action_pre:context",
-        type: "action_pre",
-        builtin: "action_pre_context",
-        priority: CHECKPOINT_PRIORITIES.action_pre,
-        condition: { type: "action", actions: entries.map(([p]) => p) },
-        events: ["action_pre"],
-      });
-    }
+    // Every action gets the context stage, listed or not: it records the spec's action_attempted.
+    add({
+      id: "action_pre:context",
+      type: "action_pre",
+      builtin: "action_pre_context",
+      priority: CHECKPOINT_PRIORITIES.action_pre,
+      condition: always,
+      events: ["action_pre"],
+    });
   }
   if (config.error_occurred.enabled) {
     add({

@@ -186,9 +186,18 @@ export function checkpointSuite(backend: Backend): void {
         const action = { type: "read_file", params: { path: `/tmp/f${i}` } };
         const pre = await evaluate("agent-count", { type: "action_pre", action });
         expectContract(pre);
+        // action_pre runs for every action, listed in the atlas or not, and records the attempt.
+        expect(pre.json.fired[0]).toEqual({ type: "action_pre", priority: 700 });
+        expect(pre.json.traceEvents[0]).toMatchObject({
+          eventType: "action_attempted",
+          payload: { action: "read_file", params: action.params, contexts: [] },
+        });
         if (pre.json.fired.some((f: { type: string }) => f.type === "count_interval")) {
           firedAt.push(i);
-          expect(pre.json.fired).toEqual([{ type: "count_interval", priority: 400 }]);
+          expect(pre.json.fired).toEqual([
+            { type: "action_pre", priority: 700 },
+            { type: "count_interval", priority: 400 },
+          ]);
           expect(pre.json.injectContext).toEqual([PERIODIC]);
         }
         const post = await evaluate("agent-count", { type: "action_post", action });
