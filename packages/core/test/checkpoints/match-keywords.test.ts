@@ -102,6 +102,24 @@ describe("matchKeywords", () => {
     expect(matchKeywords("completely unrelated", ["geometry"], "fuzzy").triggered).toBe(false);
   });
 
+  it("fuzzy: compares the keyword as written, punctuation included, over keyword.length", () => {
+    // editDistance("c", "c++") = 2: 1 - 2/3 < 0.8.
+    expect(matchKeywords("use c now", ["c++"], "fuzzy")).toEqual({ triggered: false, matches: [] });
+    expect(matchKeywords("use c++ now", ["c++"], "fuzzy").matches).toEqual([{ keyword: "c++", position: 4 }]);
+    expect(matchKeywords("(C++)", ["c++"], "fuzzy").matches).toEqual([{ keyword: "c++", position: 1 }]);
+    // 1 - 1/3 >= 0.6 for "c+"; "c" stays at 1 - 2/3.
+    expect(matchKeywords("use c+ now", ["c++"], "fuzzy", { threshold: 0.6 }).triggered).toBe(true);
+    expect(matchKeywords("use c now", ["c++"], "fuzzy", { threshold: 0.6 }).triggered).toBe(false);
+    // editDistance("deploi", "deploy!") = 2 over 7 characters: 0.71 < 0.8.
+    expect(matchKeywords("please deploi", ["deploy!"], "fuzzy").triggered).toBe(false);
+    expect(matchKeywords("please deploi", ["deploy"], "fuzzy").triggered).toBe(true);
+    // Punctuation the keyword lacks and the spacing between words do not count.
+    expect(matchKeywords("Deploy,   NOW!", ["deploy now"], "fuzzy").matches).toEqual([
+      { keyword: "deploy now", position: 0 },
+    ]);
+    expect(matchKeywords("try .net", [".net"], "fuzzy").matches).toEqual([{ keyword: ".net", position: 4 }]);
+  });
+
   it("never matches empty keywords or empty keyword lists", () => {
     expect(matchKeywords("abc", [], "all").triggered).toBe(false);
     expect(matchKeywords("abc", [""], "any")).toEqual({ triggered: false, matches: [] });

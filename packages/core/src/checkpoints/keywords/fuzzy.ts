@@ -1,3 +1,4 @@
+import { isSpaceCode } from "../../unicode-space.js";
 import { foldText } from "../text/fold.js";
 import { tokenizeWords, type WordToken } from "../text/words.js";
 import { KEYWORD_LIMITS } from "./types.js";
@@ -47,27 +48,56 @@ export function editDistance(a: string, b: string): number {
 
 /** Input words prepared once per input and shared by every fuzzy keyword. */
 export interface FuzzyInput {
+  /** The searched part of the input, case-folded unless case-sensitive (same indices as the input). */
+  readonly text: string;
   readonly tokens: readonly WordToken[];
-  readonly words: readonly string[];
-  /** `prefix[i]` = total length of words before word `i`. */
-  readonly prefix: Int32Array;
 }
 
 /** Tokenizes (and case-folds unless `caseSensitive`) the searched part of an input. */
 export function prepareFuzzyInput(input: string, caseSensitive: boolean): FuzzyInput {
   const text =
     input.length > KEYWORD_LIMITS.maxScanInput ? input.slice(0, KEYWORD_LIMITS.maxScanInput) : input;
-  const tokens = tokenizeWords(text);
-  const words = tokens.map((t) => (caseSensitive ? t.text : foldText(t.text)));
-  const prefix = new Int32Array(words.length + 1);
-  for (let i = 0; i < words.length; i++) prefix[i + 1] = (prefix[i] as number) + (words[i] as string).length;
-  return { tokens, words, prefix };
+  return { text: caseSensitive ? text : foldText(text), tokens: tokenizeWords(text) };
+}
+
+/** A keyword cut into words: how much edge punctuation each has and the whitespace between them. */
+interface KeywordShape {
+  readonly lead: Int32Array;
+  readonly trail: Int32Array;
+  readonly gaps: readonly string[];
+  readonly gapLength: number;
+}
+
+function shapeOf(kw: string, words: readonly WordToken[]): KeywordShape {
+  const k = words.length;
+  const lead = new Int32Array(k);
+  const trail = new Int32Array(k);
+  const gaps: string[] = [];
+  let gapLength = 0;
+  for (let i = 0; i < k; i++) {
+    const w = words[i] as WordToken;
+    lead[i] = w.start - w.outerStart;
+    trail[i] = w.outerEnd - w.end;
+    if (i + 1 < k) {
+      // Only the keyword's whitespace is copied into a window: any other character must be matched.
+      let gap = "";
+      for (let c = w.outerEnd; c < (words[i + 1] as WordToken).outerStart; c++) {
+        if (isSpaceCode(kw.charCodeAt(c))) gap += kw[c];
+      }
+      gaps.push(gap);
+      gapLength += gap.length;
+    }
+  }
+  return { lead, trail, gaps, gapLength };
 }
 
 /**
  * Start index of the first window of consecutive input words (as many as the keyword has) whose
- * similarity `1 - editDistance / keyword.length` reaches `threshold`; -1 when none does.
- * Keyword and windows are compared as their words joined by single spaces.
+ * similarity `1 - editDistance(window, keyword) / keyword.length` reaches `threshold`; -1 when none
+ * does. The keyword is compared as written (case-folded unless `caseSensitive`). A window word keeps
+ * as much of its edge punctuation as the matching keyword word has (so `c++` meets `c++`, `deploy`
+ * meets `deploy,`), and window words are joined by the keyword's own whitespace, so spacing between
+ * words never counts.
  */
 export function fuzzyFind(
   prepared: FuzzyInput,
@@ -75,20 +105,28 @@ export function fuzzyFind(
   threshold: number,
   caseSensitive: boolean,
 ): number {
-  const kwWords = tokenizeWords(keyword, KEYWORD_LIMITS.maxFuzzyWords + 1).map((t) =>
-    caseSensitive ? t.text : foldText(t.text),
-  );
+  const kw = caseSensitive ? keyword : foldText(keyword);
+  const kwWords = tokenizeWords(kw, KEYWORD_LIMITS.maxFuzzyWords + 1);
   const k = kwWords.length;
   if (k === 0 || k > KEYWORD_LIMITS.maxFuzzyWords) return -1;
-  const kw = kwWords.join(" ");
-  const maxDist = Math.floor((1 - threshold) * kw.length + 1e-9);
+  const maxDist = Math.floor((1 - threshold) * keyword.length + 1e-9);
   if (maxDist < 0) return -1;
-  const { words, prefix, tokens } = prepared;
-  for (let j = 0; j + k <= words.length; j++) {
-    const windowLength = (prefix[j + k] as number) - (prefix[j] as number) + (k - 1);
+  const { lead, trail, gaps, gapLength } = shapeOf(kw, kwWords);
+  const { text, tokens } = prepared;
+  const starts = new Int32Array(k);
+  const ends = new Int32Array(k);
+  for (let j = 0; j + k <= tokens.length; j++) {
+    let windowLength = gapLength;
+    for (let i = 0; i < k; i++) {
+      const t = tokens[j + i] as WordToken;
+      starts[i] = Math.max(t.outerStart, t.start - (lead[i] as number));
+      ends[i] = Math.min(t.outerEnd, t.end + (trail[i] as number));
+      windowLength += (ends[i] as number) - (starts[i] as number);
+    }
     if (Math.abs(windowLength - kw.length) > maxDist) continue;
-    const window = k === 1 ? (words[j] as string) : words.slice(j, j + k).join(" ");
-    if (boundedEditDistance(window, kw, maxDist) <= maxDist) return (tokens[j] as WordToken).start;
+    let window = text.slice(starts[0], ends[0]);
+    for (let i = 1; i < k; i++) window += (gaps[i - 1] as string) + text.slice(starts[i], ends[i]);
+    if (boundedEditDistance(window, kw, maxDist) <= maxDist) return starts[0] as number;
   }
   return -1;
 }

@@ -86,7 +86,8 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
  * - `regex`: each keyword is a pattern run by the linear-time engine (lookaround included); patterns it
  *   refuses (backreferences) never match.
  * - `fuzzy`: a window of as many input words as the keyword has matches when
- *   `1 - editDistance / keyword.length >= threshold` (default 0.8).
+ *   `1 - editDistance / keyword.length >= threshold` (default 0.8), the keyword taken as written,
+ *   punctuation included (see `fuzzyFind`).
  * Case-insensitive unless `caseSensitive`. Positions are indices into `input`. Empty keywords and
  * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
  * `mode` defaults to `any`; an unknown mode or a non-string input is a SolError `invalid_input`.

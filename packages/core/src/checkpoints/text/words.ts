@@ -49,6 +49,9 @@ export interface WordToken {
   readonly start: number;
   readonly end: number;
   readonly text: string;
+  /** The whole whitespace-separated token, edge punctuation included. */
+  readonly outerStart: number;
+  readonly outerEnd: number;
 }
 
 /** Splits text into word tokens (whitespace-separated, edge punctuation trimmed, empty ones dropped). */
@@ -65,7 +68,7 @@ export function tokenizeWords(text: string, limit = Number.POSITIVE_INFINITY): W
     let e = end;
     while (s < e && !isWordAt(text, s)) s++;
     while (e > s && !isWordBefore(text, e)) e--;
-    if (e > s) tokens.push({ start: s, end: e, text: text.slice(s, e) });
+    if (e > s) tokens.push({ start: s, end: e, text: text.slice(s, e), outerStart: i, outerEnd: end });
     i = end;
   }
   return tokens;
