@@ -342,3 +342,26 @@ describe("TRACE sink", () => {
     }
   });
 });
+
+describe("atlas keyword rules", () => {
+  it("fold case as matchKeywords does, in regex mode too (astral letters)", async () => {
+    for (const match_mode of ["any", "regex"] as const) {
+      const engine = createCheckpointEngine({
+        atlas: {
+          checkpoint_config: {
+            keyword_match: { match_mode, keywords: { "\u{10428}\u{10429}": ["deseret"], οδός: ["greek"] } },
+          },
+          context_blocks: blocks("deseret", "greek"),
+        },
+        clock: createManualClock(0),
+      });
+      const r = await engine.evaluate(engine.createSession("s"), {
+        type: "input",
+        input: "ΟΔΌΣ \u{10400}\u{10401}",
+      });
+      expect(r.injectContext, match_mode).toEqual(
+        match_mode === "any" ? ["<deseret>", "<greek>"] : ["<deseret>"],
+      );
+    }
+  });
+});

@@ -120,6 +120,23 @@ describe("matchKeywords", () => {
     expect(matchKeywords("try .net", [".net"], "fuzzy").matches).toEqual([{ keyword: ".net", position: 4 }]);
   });
 
+  it("folds case as toLowerCase does: Greek final sigma and astral letters, positions kept", () => {
+    for (const mode of ["any", "all", "phrase", "fuzzy"] as const) {
+      expect(matchKeywords("οδός", ["ΟΔΌΣ"], mode).matches, mode).toEqual([{ keyword: "ΟΔΌΣ", position: 0 }]);
+      expect(matchKeywords("ΟΔΌΣ", ["οδός"], mode).triggered, mode).toBe(true);
+    }
+    // Deseret: U+10400 lower-cases to U+10428, a surrogate pair either way.
+    for (const mode of ["any", "all", "phrase", "regex", "fuzzy"] as const) {
+      expect(matchKeywords("\u{10400}", ["\u{10428}"], mode).triggered, mode).toBe(true);
+      expect(matchKeywords("\u{10428}", ["\u{10400}"], mode).triggered, mode).toBe(true);
+      expect(matchKeywords("x \u{10400}\u{10401} y", ["\u{10428}\u{10429}"], mode).matches, mode).toEqual([
+        { keyword: "\u{10428}\u{10429}", position: 2 },
+      ]);
+    }
+    expect(matchKeywords("\u{10400}", ["\u{10428}"], "any", { caseSensitive: true }).triggered).toBe(false);
+    expect(matchKeywords("😀 Deploy", ["deploy"]).matches).toEqual([{ keyword: "deploy", position: 3 }]);
+  });
+
   it("never matches empty keywords or empty keyword lists", () => {
     expect(matchKeywords("abc", [], "all").triggered).toBe(false);
     expect(matchKeywords("abc", [""], "any")).toEqual({ triggered: false, matches: [] });

@@ -1,7 +1,7 @@
 import { keywordAlternatives } from "../atlas/parse-atlas.js";
 import { fuzzyFind, prepareFuzzyInput } from "../keywords/fuzzy.js";
 import { createKeywordMatcher } from "../keywords/keyword-matcher.js";
-import { cachedSafeRegex } from "../keywords/match-keywords.js";
+import { cachedSafeRegex, regexSubject } from "../keywords/match-keywords.js";
 import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
 import type { KeywordRuleHit } from "./types.js";
 
@@ -73,9 +73,10 @@ export function compileKeywordIndex(rules: readonly KeywordRule[]): KeywordIndex
       rules.forEach((rule, r) => {
         const pos = positions[r] as number[];
         if (rule.mode === "regex") {
+          const subject = regexSubject(input, rule.caseSensitive);
           rule.keywords.forEach((pattern, k) => {
             const compiled = cachedSafeRegex(pattern, rule.caseSensitive);
-            pos[k] = compiled.ok ? compiled.value.search(input).index : -1;
+            pos[k] = compiled.ok ? compiled.value.search(subject).index : -1;
           });
         } else if (rule.mode === "fuzzy") {
           let prepared = fuzzyInputs.get(rule.caseSensitive);

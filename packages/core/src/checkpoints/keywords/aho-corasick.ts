@@ -1,4 +1,4 @@
-import { lowerCode } from "../text/fold.js";
+import { foldCode, foldSurrogatePair, foldText } from "../text/fold.js";
 import { isWordAt, isWordBefore } from "../text/words.js";
 
 /** How an automaton compares text: case folding and whole-word boundaries. */
@@ -22,7 +22,6 @@ const LINEAR_SCAN_MAX = 8;
 export function buildAhoCorasick(patterns: readonly string[], options: AhoCorasickOptions = {}): AhoCorasick {
   const caseSensitive = options.caseSensitive ?? false;
   const wholeWord = options.wholeWord ?? false;
-  const fold = caseSensitive ? (code: number) => code : lowerCode;
   const count = patterns.length;
 
   const kids: Map<number, number>[] = [new Map()];
@@ -34,11 +33,12 @@ export function buildAhoCorasick(patterns: readonly string[], options: AhoCorasi
   let active = 0;
 
   for (let p = 0; p < count; p++) {
-    const kw = patterns[p] ?? "";
-    if (kw.length === 0) continue; // an empty pattern never matches (see matchKeywords docs)
+    const raw = patterns[p] ?? "";
+    if (raw.length === 0) continue; // an empty pattern never matches (see matchKeywords docs)
+    const kw = caseSensitive ? raw : foldText(raw);
     let node = 0;
     for (let i = 0; i < kw.length; i++) {
-      const code = fold(kw.charCodeAt(i));
+      const code = kw.charCodeAt(i);
       const map = kids[node] as Map<number, number>;
       let next = map.get(code);
       if (next === undefined) {
@@ -135,11 +135,25 @@ export function buildAhoCorasick(patterns: readonly string[], options: AhoCorasi
       const pos = new Int32Array(count).fill(-1);
       let remaining = active;
       let state = 0;
+      // The folded low surrogate of a pair whose high surrogate was just consumed, else -1.
+      let pendingLow = -1;
       const n = input.length;
       for (let i = 0; i < n && remaining > 0; i++) {
         let code = input.charCodeAt(i);
-        if (!caseSensitive)
-          code = code < 128 ? (code >= 65 && code <= 90 ? code + 32 : code) : lowerCode(code);
+        if (pendingLow >= 0) {
+          code = pendingLow;
+          pendingLow = -1;
+        } else if (!caseSensitive) {
+          if (code < 128) code = code >= 65 && code <= 90 ? code + 32 : code;
+          else if (code >= 0xd800 && code <= 0xdbff && i + 1 < n) {
+            const low = input.charCodeAt(i + 1);
+            if (low >= 0xdc00 && low <= 0xdfff) {
+              const cp = foldSurrogatePair(code, low) - 0x10000;
+              code = 0xd800 + (cp >> 10);
+              pendingLow = 0xdc00 + (cp & 0x3ff);
+            }
+          } else code = foldCode(code);
+        }
         for (;;) {
           if (state === 0) {
             state = rootNext[code] as number;

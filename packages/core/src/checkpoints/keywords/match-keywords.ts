@@ -1,6 +1,7 @@
 import { SolError } from "../../errors.js";
 import type { Result } from "../../result.js";
 import { compileSafeRegex, type SafeRegex } from "../regex/index.js";
+import { foldAstralText } from "../text/fold.js";
 import { fuzzyFind, prepareFuzzyInput } from "./fuzzy.js";
 import { createKeywordMatcher, type KeywordMatcher, resultFromPositions } from "./keyword-matcher.js";
 import {
@@ -67,15 +68,28 @@ function sameKeywords(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** A compiled (or refused) user pattern, cached by source and case setting. */
+/**
+ * A compiled (or refused) user pattern, cached by source and case setting. Case-insensitive patterns
+ * are compiled with their astral letters folded: search those with `regexSubject`.
+ */
 export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result<SafeRegex> {
   const key = `${caseSensitive ? 1 : 0}|${pattern}`;
   let compiled = lruGet(regexCache, key);
   if (!compiled) {
-    compiled = compileSafeRegex(pattern, { ignoreCase: !caseSensitive });
+    compiled = compileSafeRegex(caseSensitive ? pattern : foldAstralText(pattern), {
+      ignoreCase: !caseSensitive,
+    });
     lruSet(regexCache, key, compiled, REGEX_LRU_SIZE);
   }
   return compiled;
+}
+
+/**
+ * The text a `cachedSafeRegex` pattern searches. Like the spec's `input.toLowerCase()`, astral letters
+ * are folded when matching ignores case: a regex without the `u` flag sees them as two unrelated units.
+ */
+export function regexSubject(input: string, caseSensitive: boolean): string {
+  return caseSensitive ? input : foldAstralText(input);
 }
 
 /**
@@ -88,7 +102,8 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
  * - `fuzzy`: a window of as many input words as the keyword has matches when
  *   `1 - editDistance / keyword.length >= threshold` (default 0.8), the keyword taken as written,
  *   punctuation included (see `fuzzyFind`).
- * Case-insensitive unless `caseSensitive`. Positions are indices into `input`. Empty keywords and
+ * Case-insensitive unless `caseSensitive` (σ/ς/Σ and astral letters included, see the README).
+ * Positions are indices into `input`. Empty keywords and
  * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
  * `mode` defaults to `any`; an unknown mode or a non-string input is a SolError `invalid_input`.
  */
@@ -113,9 +128,10 @@ export function matchKeywords(
         mode === "all",
       );
     case "regex": {
+      const subject = regexSubject(input, caseSensitive);
       const positions = keywords.map((pattern) => {
         const compiled = cachedSafeRegex(pattern, caseSensitive);
-        return compiled.ok ? compiled.value.search(input).index : -1;
+        return compiled.ok ? compiled.value.search(subject).index : -1;
       });
       return resultFromPositions(keywords, positions, false);
     }

@@ -1,8 +1,13 @@
-// Folding works per UTF-16 code unit so that a folded string keeps every index of the original:
-// match positions reported on folded text are positions in the caller's input.
+// Folding keeps every UTF-16 index of the original, so that match positions found in folded text
+// are positions in the caller's input: a character is folded only when its lower-case form has the
+// same UTF-16 length (one unit for the BMP, a surrogate pair for astral letters).
 
 let lowerTable: Uint16Array | undefined;
 let upperTable: Uint16Array | undefined;
+let plane1Lower: Uint16Array | undefined;
+
+const SMALL_SIGMA = 0x03c3;
+const FINAL_SIGMA = 0x03c2;
 
 function buildTable(map: (s: string) => string): Uint16Array {
   const table = new Uint16Array(0x10000);
@@ -31,7 +36,66 @@ export function upperCode(code: number): number {
   return upperTable[code] ?? code;
 }
 
-/** Lower-cases text unit by unit; the result has exactly the input's length. */
+/**
+ * Case-folds one BMP code unit for keyword matching: its lower case, with final sigma (ς) read as σ
+ * because toLowerCase turns a word-final Σ into ς, which folding one unit at a time cannot know.
+ */
+export function foldCode(code: number): number {
+  if (code < 128) return code >= 65 && code <= 90 ? code + 32 : code;
+  return code === FINAL_SIGMA ? SMALL_SIGMA : lowerCode(code);
+}
+
+function lowerCodePoint(cp: number): number {
+  const lower = String.fromCodePoint(cp).toLowerCase();
+  const folded = lower.codePointAt(0) ?? cp;
+  return lower.length === 2 && folded > 0xffff ? folded : cp;
+}
+
+/** Lower case of an astral code point when it is one astral code point too, else the code point. */
+export function foldAstral(cp: number): number {
+  if (cp >= 0x20000) return lowerCodePoint(cp);
+  // Every astral cased letter is in plane 1; a table keeps emoji-heavy input cheap.
+  if (!plane1Lower) {
+    plane1Lower = new Uint16Array(0x10000);
+    for (let i = 0; i < 0x10000; i++) {
+      const folded = lowerCodePoint(0x10000 + i);
+      plane1Lower[i] = folded < 0x20000 ? folded - 0x10000 : i;
+    }
+  }
+  return 0x10000 + (plane1Lower[cp - 0x10000] ?? cp - 0x10000);
+}
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Folds a surrogate pair; returns the folded code point (the pair's own when it has no lower case). */
+export function foldSurrogatePair(high: number, low: number): number {
+  return foldAstral(((high - 0xd800) << 10) + (low - 0xdc00) + 0x10000);
+}
+
+function fold(text: string, bmp: boolean): string {
+  const parts: string[] = [];
+  const chunk: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (isHigh(code) && isLow(next)) {
+      const cp = foldSurrogatePair(code, next);
+      chunk.push(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+      i++;
+    } else {
+      chunk.push(bmp ? foldCode(code) : code);
+    }
+    if (chunk.length >= 4096) {
+      parts.push(String.fromCharCode(...chunk));
+      chunk.length = 0;
+    }
+  }
+  parts.push(String.fromCharCode(...chunk));
+  return parts.join("");
+}
+
+/** Case-folds text for keyword matching (see `foldCode`, `foldAstral`); the length is unchanged. */
 export function foldText(text: string): string {
   let ascii = true;
   for (let i = 0; i < text.length; i++) {
@@ -40,16 +104,11 @@ export function foldText(text: string): string {
       break;
     }
   }
-  if (ascii) return text.toLowerCase();
-  const parts: string[] = [];
-  const chunk: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    chunk.push(lowerCode(text.charCodeAt(i)));
-    if (chunk.length === 4096) {
-      parts.push(String.fromCharCode(...chunk));
-      chunk.length = 0;
-    }
-  }
-  parts.push(String.fromCharCode(...chunk));
-  return parts.join("");
+  return ascii ? text.toLowerCase() : fold(text, true);
+}
+
+/** Folds only the astral letters of text (surrogate pairs), leaving every BMP unit as it is. */
+export function foldAstralText(text: string): string {
+  for (let i = 0; i < text.length; i++) if (isHigh(text.charCodeAt(i))) return fold(text, false);
+  return text;
 }
