@@ -121,7 +121,7 @@ describe("matchKeywords", () => {
   });
 
   it("folds case as toLowerCase does: Greek final sigma and astral letters, positions kept", () => {
-    for (const mode of ["any", "all", "phrase", "fuzzy"] as const) {
+    for (const mode of ["any", "all", "phrase", "regex", "fuzzy"] as const) {
       expect(matchKeywords("οδός", ["ΟΔΌΣ"], mode).matches, mode).toEqual([{ keyword: "ΟΔΌΣ", position: 0 }]);
       expect(matchKeywords("ΟΔΌΣ", ["οδός"], mode).triggered, mode).toBe(true);
     }

@@ -63,6 +63,46 @@ describe("compileSafeRegex (Pike VM)", () => {
     );
   });
 
+  it("ignores case like RegExp for letters with more than two case forms (σ ς Σ, µ μ Μ, K k K)", () => {
+    const letters = [
+      "σ",
+      "ς",
+      "Σ",
+      "µ",
+      "μ",
+      "Μ",
+      "k",
+      "K",
+      "\u212a",
+      "s",
+      "S",
+      "ſ",
+      "ι",
+      "Ι",
+      "\u0345",
+      "θ",
+      "ϑ",
+    ];
+    const atom = fc.oneof(
+      fc.constantFrom(...letters),
+      fc.constantFrom("[σ]", "[^ς]", "[α-ω]", "[Α-Ω]", "[a-z]", "[^a-z]", "\\w", "."),
+    );
+    const source = fc
+      .array(fc.tuple(atom, fc.constantFrom("", "+", "?")), { minLength: 1, maxLength: 3 })
+      .map((parts) => parts.map(([a, q]) => a + q).join(""));
+    fc.assert(
+      fc.property(
+        source,
+        fc.string({ unit: fc.constantFrom(...letters, "a", " "), maxLength: 8 }),
+        (src, input) => {
+          const native = new RegExp(src, "i").exec(input);
+          expect(compile(src, true).search(input).index).toBe(native ? native.index : -1);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
   it("handles classes, escapes and literal braces like JavaScript", () => {
     const cases: [string, string][] = [
       ["[\\d-x]+", "ab1-x2"],

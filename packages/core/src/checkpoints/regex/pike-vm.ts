@@ -1,4 +1,4 @@
-import { lowerCode, upperCode } from "../text/fold.js";
+import { caseVariants } from "../text/fold.js";
 import { isAsciiWordCode } from "../text/words.js";
 import {
   type CompiledSet,
@@ -199,17 +199,17 @@ function scan(
   return { found, index, end, exhausted };
 }
 
-// Case-insensitive matching folds the character, tests the set's ranges, then applies negation,
-// as JavaScript does; like JavaScript without the u flag, folding never maps non-ASCII to ASCII.
+// Case-insensitive matching asks whether the set holds any unit with the character's canonical
+// form, then applies negation, as JavaScript without the u flag does (so /σ/i matches ς).
 function charMatches(set: CompiledSet, code: number, ignoreCase: boolean): boolean {
   let inside = rangesHold(set, code);
   if (!inside && ignoreCase) {
-    const lower = lowerCode(code);
-    const upper = upperCode(code);
-    const crosses = (variant: number) => code >= 128 && variant < 128;
-    inside =
-      (lower !== code && !crosses(lower) && rangesHold(set, lower)) ||
-      (upper !== code && !crosses(upper) && rangesHold(set, upper));
+    for (const variant of caseVariants(code)) {
+      if (variant !== code && rangesHold(set, variant)) {
+        inside = true;
+        break;
+      }
+    }
   }
   return inside !== set.negated;
 }

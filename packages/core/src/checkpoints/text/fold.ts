@@ -36,6 +36,47 @@ export function upperCode(code: number): number {
   return upperTable[code] ?? code;
 }
 
+interface CaseClasses {
+  /** Canonical form of each code unit. */
+  readonly canon: Uint16Array;
+  /** Units grouped by canonical form: class `k` is `units[start[k]] .. units[start[k + 1] - 1]`. */
+  readonly start: Int32Array;
+  readonly units: Uint16Array;
+}
+let caseClasses: CaseClasses | undefined;
+
+function buildCaseClasses(): CaseClasses {
+  const canon = new Uint16Array(0x10000);
+  const start = new Int32Array(0x10001);
+  for (let c = 0; c < 0x10000; c++) {
+    const u = upperCode(c);
+    const k = c >= 128 && u < 128 ? c : u;
+    canon[c] = k;
+    start[k + 1] = (start[k + 1] ?? 0) + 1;
+  }
+  for (let k = 0; k < 0x10000; k++) start[k + 1] = (start[k + 1] ?? 0) + (start[k] ?? 0);
+  const units = new Uint16Array(0x10000);
+  const next = start.slice(0, 0x10000);
+  for (let c = 0; c < 0x10000; c++) {
+    const k = canon[c] ?? c;
+    units[next[k] ?? 0] = c;
+    next[k] = (next[k] ?? 0) + 1;
+  }
+  return { canon, start, units };
+}
+
+/**
+ * Every code unit that a case-insensitive regex without the `u` flag treats as equal to `code`
+ * (`code` included): those with the same canonical form, its upper case unless that would map a
+ * non-ASCII unit to ASCII (ECMAScript Canonicalize). Some classes have three members, such as σ ς Σ.
+ */
+export function caseVariants(code: number): Uint16Array {
+  caseClasses ??= buildCaseClasses();
+  const { canon, start, units } = caseClasses;
+  const k = canon[code] ?? code;
+  return units.subarray(start[k], start[k + 1]);
+}
+
 /**
  * Case-folds one BMP code unit for keyword matching: its lower case, with final sigma (ς) read as σ
  * because toLowerCase turns a word-final Σ into ς, which folding one unit at a time cannot know.
