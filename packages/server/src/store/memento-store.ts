@@ -89,6 +89,19 @@ export async function bumpTurnsSincePersist(
   await bumpTurns(ctx, tenantId, threadId);
 }
 
+/**
+ * Mementos stored before signals' `updatedAt` became UTC-only (breakpoint-engine.md's
+ * `z.string().datetime()`) may carry an offset; they are read back in UTC so that a GET → PUT round
+ * trip, or sending the memento back as `context.thread_memento`, still validates.
+ */
+function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
+  const updatedAt = memento.signals?.updatedAt;
+  if (updatedAt === undefined || updatedAt.endsWith("Z")) return memento;
+  const ms = Date.parse(updatedAt);
+  if (Number.isNaN(ms) || memento.signals === undefined) return memento;
+  return { ...memento, signals: { ...memento.signals, updatedAt: new Date(ms).toISOString() } };
+}
+
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   return {
@@ -96,7 +109,7 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
       const row = (await selectMemento(ctx, tenantId, threadId)).rows[0];
       if (row === undefined) return null;
       return {
-        memento: decodeJson(ctx.dialect, row.memento) as ThreadMementoV02,
+        memento: inUtc(decodeJson(ctx.dialect, row.memento) as ThreadMementoV02),
         version: row.version,
         turnsSincePersist: row.turns_since_persist,
         updatedAt: row.updated_at,

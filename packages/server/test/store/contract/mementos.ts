@@ -1,4 +1,4 @@
-import { isSolError } from "@solserver/core";
+import { isSolError, ThreadMementoV02 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { sampleMemento, T0 } from "../support/samples.js";
 import type { ContractOptions, Harness } from "./harness.js";
@@ -68,6 +68,18 @@ export function mementoContract(harness: Harness, options: ContractOptions): voi
         ),
       );
       expect(results.filter((result) => result.ok)).toEqual([{ ok: true, version: 1 }]);
+    });
+
+    it("reads signals stamped with an offset (accepted by earlier versions) back in UTC", async () => {
+      const store = await harness.open();
+      const base = sampleMemento("th-offset");
+      const items = base.signals?.items ?? [];
+      const old = { ...base, signals: { updatedAt: "2025-03-01T12:00:00+02:00", items } };
+      await store.mementos.put(T, "th-offset", old, null, T0);
+      const read = await store.mementos.get(T, "th-offset");
+      expect(read?.memento.signals).toEqual({ updatedAt: "2025-03-01T10:00:00.000Z", items });
+      expect(ThreadMementoV02.safeParse(read?.memento).success).toBe(true);
+      expect({ ...read?.memento, signals: undefined }).toEqual({ ...old, signals: undefined });
     });
 
     it("rejects a memento holding a NUL character", async () => {
