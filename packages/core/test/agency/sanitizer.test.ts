@@ -147,6 +147,17 @@ describe("sanitizeLLMOutput", () => {
         // Only the first tag is extracted, so a later one stays for a second run to take.
         if (again.goal === null) expect(again.text).toBe(once);
         else expect(once).toContain(again.goal.raw);
+        // Each further run takes at most one leftover tag; once none is taken the text is a fixed point.
+        let text = again.text;
+        for (let run = 0; run <= x.split("[").length; run++) {
+          const next = sanitizeLLMOutput(text);
+          if (next.goal === null) {
+            expect(next.text).toBe(text);
+            return;
+          }
+          text = next.text;
+        }
+        throw new Error("sanitizing never settled");
       }),
       { numRuns: 3000 },
     );
