@@ -12,8 +12,8 @@ import {
  *   is not (professional-role claims, "this is legal advice", claimed official approval).
  * - `unsourced_authority` (warn): appeals to unnamed authorities ("experts agree", "studies show").
  * - `claimed_action_without_receipt` (strict): claims an action was done while no receipt was given.
- * - `mode_drift` (strict for a mode of the pack, else warn): the reply announces switching to a mode
- *   other than the routed one.
+ * - `mode_drift` (strict when the reply announces switching itself to another mode of the pack, else
+ *   warn): the reply announces switching to a mode other than the routed one.
  */
 export const AUTHORITY_LAUNDERING_PATTERNS: readonly string[] = Object.freeze([
   "as your lawyer/attorney/doctor/physician/accountant/therapist/advisor/adviser/counsel/broker/banker",
@@ -71,9 +71,18 @@ export function findClaimedAction(normalizedText: string): string | null {
 
 // Run on normalised text. The verb must open a sentence or follow a first-person/"now" lead-in, so
 // UI advice such as "try switching to dark mode" is not read as the assistant changing its own mode.
+// Group 1 is the lead-in (undefined at a sentence start), group 2 the verb, group 3 the mode.
 // No nested quantifiers: matching is linear.
 const MODE_SWITCH =
-  /(?:^|[.!?:;] |\b(?:i'm|i am|i'll|i will|let me|let's|now|we're|we are) )(?:switching|switched|switch|changing|changed|entering|moving)(?: over)?(?: (?:to|into))? (?:the )?([\p{L}\p{N}_-]{1,64}) mode\b/gu;
+  /(?:^|[.!?:;] |\b(i'm|i am|i'll|i will|let me|let's|now|we're|we are) )(switching|switched|switch|changing|changed|entering|moving)(?: over)?(?: (?:to|into))? (?:the )?([\p{L}\p{N}_-]{1,64}) mode\b/gu;
+
+// Lead-ins by which the assistant speaks of itself. "let's" and "we" are left out: they include the
+// user, and "let's switch to system mode" walks the user through their settings as often as not.
+const SELF_LEAD_INS: ReadonlySet<string> = new Set(["i'm", "i am", "i'll", "i will", "let me"]);
+
+// After a sentence-opening participle, the announcement stands alone ("Entering coach mode." or
+// "Switching to coach mode now:"); "Switching to dark mode can reduce eye strain" goes on as advice.
+const STANDS_ALONE = /^(?: now)?(?: ?[.!?:;\u2013\u2014]| -|$)/u;
 
 const canonLabel = (label: string) =>
   label
@@ -81,24 +90,57 @@ const canonLabel = (label: string) =>
     .toLowerCase()
     .replace(/[\s-]+/g, "_");
 
+/** A mode switch announced by a reply (findModeSwitch). */
+export interface ModeSwitch {
+  /** The announced mode, as written. */
+  readonly mode: string;
+  /**
+   * True when the reply announces switching itself to a mode of the pack: strict mode_drift. A bare
+   * imperative ("Switch to system mode so the theme follows your OS") is advice to the user, and
+   * names a pack label only by chance, so it stays false.
+   */
+  readonly strict: boolean;
+}
+
 /**
- * The mode a reply announces switching to, when it differs from the routed one; null otherwise. An
- * announcement of one of `modes` (the pack's labels) is returned before any other.
+ * Whether a match is the assistant announcing its own switch: a first-person lead-in; "now" before a
+ * participle ("now switching", not the "you can now switch" of advice); or a sentence-opening
+ * participle standing alone. A bare "switch" opening a sentence is an imperative to the user.
+ */
+function isSelfAnnouncement(match: RegExpExecArray | RegExpMatchArray, rest: string): boolean {
+  const leadIn = match[1];
+  const verb = match[2];
+  if (leadIn !== undefined && SELF_LEAD_INS.has(leadIn)) return true;
+  if (verb === "switch") return false;
+  if (leadIn === "now") return true;
+  return leadIn === undefined && STANDS_ALONE.test(rest);
+}
+
+/**
+ * The mode a reply announces switching to, when it differs from the routed one; null otherwise. A
+ * self-announced mode of `modes` (the pack's labels) is returned first, then any mode of `modes`,
+ * then any other "... mode".
  */
 export function findModeSwitch(
   normalizedText: string,
   modeLabel: string,
   modes: readonly string[] = [],
-): string | null {
+): ModeSwitch | null {
   const active = canonLabel(modeLabel);
-  let other: string | null = null;
+  let fallback: ModeSwitch | null = null;
+  let fallbackIsPack = false;
   for (const match of normalizedText.matchAll(MODE_SWITCH)) {
-    const announced = match[1];
+    const announced = match[3];
     if (announced === undefined || canonLabel(announced) === active) continue;
-    if (isModeLabel(announced, modes)) return announced;
-    other ??= announced;
+    const inPack = isModeLabel(announced, modes);
+    const rest = normalizedText.slice((match.index ?? 0) + match[0].length);
+    if (inPack && isSelfAnnouncement(match, rest)) return { mode: announced, strict: true };
+    if (fallback === null || (inPack && !fallbackIsPack)) {
+      fallback = { mode: announced, strict: false };
+      fallbackIsPack = inPack;
+    }
   }
-  return other;
+  return fallback;
 }
 
 /** True when `announced` (from findModeSwitch) names one of `modes`, compared case- and separator-blind. */

@@ -13,7 +13,6 @@ import {
   findClaimedAction,
   findModeSwitch,
   findUnsourcedAuthority,
-  isModeLabel,
 } from "./governance.js";
 import { activeRigorRules } from "./rigor-rules.js";
 
@@ -46,8 +45,9 @@ export interface LintInput {
   /** Receipts of actions really executed for this turn; a claimed action needs one. */
   readonly receipts?: readonly string[] | undefined;
   /**
-   * The mode pack's labels. Announcing a switch to one of them is strict `mode_drift`; any other
-   * "... mode" (dark mode, airplane mode: advice, not the reply changing its own mode) only warns.
+   * The mode pack's labels. The reply announcing that it switches itself to one of them ("I'm
+   * switching to coach mode") is strict `mode_drift`; advice ("Switch to system mode so the theme
+   * follows your OS") and any other "... mode" (dark mode, airplane mode) only warn.
    */
   readonly modes?: readonly string[] | undefined;
 }
@@ -116,8 +116,8 @@ export function lintOutput(input: LintInput): LintResult {
     add(
       LINT_CODES.modeDrift,
       "mode",
-      isModeLabel(announced, input.modes ?? []) ? "strict" : "warn",
-      `The reply announces switching to "${announced}" mode, but the one active mode is "${input.modeDecision.modeLabel}"; stay in it.`,
+      announced.strict ? "strict" : "warn",
+      `The reply announces switching to "${announced.mode}" mode, but the one active mode is "${input.modeDecision.modeLabel}"; stay in it.`,
     );
   }
 

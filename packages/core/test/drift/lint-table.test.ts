@@ -19,8 +19,6 @@ interface Row {
   readonly receipts?: string[];
   readonly envelope?: ModelOutputEnvelope;
   readonly formatViolation?: boolean;
-  /** The mode pack's labels (LintInput.modes). */
-  readonly modes?: string[];
   /** Expected violation codes (as a multiset). */
   readonly codes: string[];
   readonly passed: boolean;
@@ -55,7 +53,6 @@ const action: ModelOutputEnvelope = {
 };
 
 const CLAIM = "claimed_action_without_receipt";
-const PACK = ["chat", "companion", "coach"];
 const SECTION = "driver_block_section_missing";
 
 const TABLE: readonly Row[] = [
@@ -231,42 +228,7 @@ const TABLE: readonly Row[] = [
     codes: ["unsourced_authority"],
     passed: true,
   },
-  // Mode and rigor.
-  { name: "mode drift (warn)", text: "Switching to legal mode now.", codes: ["mode_drift"], passed: true },
-  {
-    name: "mode drift to a mode of the pack",
-    text: "I am switching to companion mode now. Tell me how you feel.",
-    modes: PACK,
-    codes: ["mode_drift"],
-    passed: false,
-  },
-  {
-    name: "a pack mode announced after UI advice",
-    text: "Switching to dark mode helps at night. I'm entering coach mode.",
-    modes: PACK,
-    codes: ["mode_drift"],
-    passed: false,
-  },
-  {
-    name: "UI advice opening a sentence only warns",
-    text: "Switching to dark mode can reduce eye strain.",
-    modes: PACK,
-    codes: ["mode_drift"],
-    passed: true,
-  },
-  {
-    name: "staying in the active mode of the pack",
-    text: "I'm staying in chat mode; switching to chat mode changes nothing.",
-    modes: PACK,
-    codes: [],
-    passed: true,
-  },
-  {
-    name: "mode drift mid-text",
-    text: "Good question. I'm entering coach mode.",
-    codes: ["mode_drift"],
-    passed: true,
-  },
+  // Rigor (mode drift has its own table: mode-drift-table.test.ts).
   {
     name: "high rigor ungrounded",
     text: "The answer is 42.",
@@ -402,7 +364,6 @@ describe("lintOutput table", () => {
       ...(row.envelope === undefined ? {} : { envelope: row.envelope }),
       ...(row.receipts === undefined ? {} : { receipts: row.receipts }),
       ...(row.formatViolation === undefined ? {} : { formatViolation: row.formatViolation }),
-      ...(row.modes === undefined ? {} : { modes: row.modes }),
     });
     expect(result.violations.map((v) => v.code).sort()).toEqual([...row.codes].sort());
     expect(result.passed).toBe(row.passed);
