@@ -209,12 +209,13 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     });
 
     const retrievalMemento = contextOff ? null : baseline.memento;
-    // Flow pack: drift is surfaced when the user asks; a stateless turn has no earlier reply to report.
-    const driftCheck = detectDriftCheckRequest(message);
+    // Flow pack: drift is surfaced when the user asks; a stateless turn has no earlier reply to
+    // report, so it shows the model no drift check and traces none.
+    const driftCheck = detectDriftCheckRequest(message) && !contextOff;
     const previousDrift = contextOff ? null : stats.lastDrift;
     // The turn's own context lines (a drift check, the request's instructions), budgeted with the prompt.
     const turnContext = [
-      ...(driftCheck && !contextOff ? [driftCheckContext(previousDrift)] : []),
+      ...(driftCheck ? [driftCheckContext(previousDrift)] : []),
       ...(ctx.instructions ?? []),
     ];
     // The prompt parts that do not depend on routing, so the input budget can be checked before it.

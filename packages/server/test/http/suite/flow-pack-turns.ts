@@ -191,6 +191,28 @@ export function flowPackTurnSuite(backend: Backend): void {
       expect(surfacedOf(ordinary)).toBeUndefined();
     });
 
+    it('a drift check on a thread_context_mode "off" turn is neither shown nor traced', async () => {
+      const thread = "th-drift-check-off";
+      model.reply(
+        envelope("Done. I sent the email to your landlord."),
+        envelope("Here is a draft for your landlord."),
+      );
+      expect((await chat("check-off-1", thread, "Plan my afternoon.")).json.validation.regenerated).toBe(
+        true,
+      );
+
+      const off = await srv.request("POST", "/v1/chat", {
+        requestId: "check-off-2",
+        threadId: thread,
+        message: "Drift check: did you drift just now?",
+        thread_context_mode: "off",
+        traceConfig: { level: "debug" },
+      });
+      expect(off.status).toBe(200);
+      expect(systemText()).not.toContain("Drift check requested");
+      expect(surfacedOf(off)).toBeUndefined();
+    });
+
     it("a regeneration that fails as well is surfaced in the trace and the validation", async () => {
       model.reply(envelope("Done. I sent the email."), envelope("Done. I sent the email again."));
       const res = await srv.request("POST", "/v1/chat", {
