@@ -91,7 +91,10 @@ export interface TurnDrift {
 export interface ThreadStats {
   readonly messageCount: number;
   readonly lastModeLabel: string | null;
-  /** Estimated tokens exchanged since the last turn that injected a checkpoint capsule (churn). */
+  /**
+   * Estimated tokens exchanged in the turns after the last one that injected a checkpoint capsule
+   * (churn); that turn's own tokens are not counted, since its capsule was shown with them.
+   */
   readonly churnTokens: number;
   /** The drift outcome of the thread's last turn; null when none was recorded. */
   readonly lastDrift: TurnDrift | null;
@@ -101,7 +104,7 @@ export interface ThreadStats {
 export interface TurnStatsUpdate {
   /** Estimated tokens of the turn's user and assistant messages. */
   readonly tokens: number;
-  /** The turn injected a checkpoint capsule: the churn count starts again from this turn's tokens. */
+  /** The turn injected a checkpoint capsule: the churn count starts again at 0 (`tokens` ignored). */
   readonly checkpointed: boolean;
   readonly drift: TurnDrift;
 }

@@ -7,7 +7,7 @@ export interface ThreadSignals {
   readonly previousModeLabel: string | undefined;
   /** The previous turn had a drift flare. */
   readonly driftFlare: boolean;
-  /** Tokens exchanged since the last checkpoint capsule, this message included. */
+  /** Tokens exchanged in the turns after the last checkpoint capsule's turn, this message included. */
   readonly tokenEstimate: number | undefined;
 }
 

@@ -38,8 +38,9 @@ const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) 
     .limit(1),
 );
 
-// `carry` is 1 to add the turn's tokens to the churn, 0 to start it again from them (a checkpoint):
-// a value rather than a branch, so the statement keeps one shape. A null drift keeps the stored one.
+// `carry` is 1 to add `tokens` to the churn, 0 to set it to them (a checkpoint passes 0 tokens, so
+// the churn restarts at 0): a value rather than a branch, so the statement keeps one shape. A null
+// drift keeps the stored one.
 const addToThreadStats = preparedQuery(
   (
     db,
@@ -136,7 +137,8 @@ export async function insertMessages(
   }
   const drift = turn === undefined ? null : JSON.stringify(turn.drift);
   for (const { tenantId, threadId, n, mode } of added.values()) {
-    const tokens = turn === undefined ? 0 : Math.max(0, Math.round(turn.tokens));
+    // A checkpoint turn's own exchange came with its capsule: churn counts only the turns after it.
+    const tokens = turn === undefined || turn.checkpointed ? 0 : Math.max(0, Math.round(turn.tokens));
     await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, turn?.checkpointed ? 0 : 1, drift);
   }
 }

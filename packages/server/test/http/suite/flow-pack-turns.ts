@@ -154,6 +154,21 @@ export function flowPackTurnSuite(backend: Backend): void {
       expect(checkpointReasons(third)).not.toContain("checkpoint: high_churn");
     });
 
+    it("a checkpoint turn's own tokens do not count toward the churn; the turns after it do", async () => {
+      const thread = "th-churn-capsule";
+      // About 5,000 tokens: two such messages pass the 8,000 of the default policy, one does not.
+      const long = "I planted tomatoes, beans and basil along the south fence this week. ".repeat(285);
+      expect(checkpointReasons(await chat("capsule-1", thread, long))).not.toContain(
+        "checkpoint: high_churn",
+      );
+      // The capsule turn, itself over 8,000 tokens with the 5,000 carried in.
+      expect(checkpointReasons(await chat("capsule-2", thread, long))).toContain("checkpoint: high_churn");
+      expect(checkpointReasons(await chat("capsule-3", thread, long))).not.toContain(
+        "checkpoint: high_churn",
+      );
+      expect(checkpointReasons(await chat("capsule-4", thread, long))).toContain("checkpoint: high_churn");
+    });
+
     type Event = { phase: string; metadata: Record<string, unknown> };
     const surfacedOf = (res: { json: { trace: { events: Event[] } } }) =>
       res.json.trace.events.find((e) => e.phase === "drift" && e.metadata.surfaced === true)?.metadata;

@@ -72,6 +72,7 @@ export function messageContract(harness: Harness): void {
         { tokens: 10, checkpointed: false, drift: flared },
         { tokens: 5, checkpointed: false, drift: calm },
         { tokens: 7, checkpointed: true, drift: flared },
+        { tokens: 4, checkpointed: false, drift: calm },
         undefined,
       ];
       const seen: ThreadStats[] = [];
@@ -86,10 +87,11 @@ export function messageContract(harness: Harness): void {
       expect(seen.map((s) => [s.messageCount, s.churnTokens, s.lastDrift])).toEqual([
         [2, 10, flared],
         [4, 15, calm],
-        // A checkpoint turn starts the count again from its own tokens.
-        [6, 7, flared],
+        // A checkpoint turn starts the count again at 0: its own tokens came with its capsule.
+        [6, 0, flared],
+        [8, 4, calm],
         // A commit without stats leaves churn and drift as they were.
-        [8, 7, flared],
+        [10, 4, calm],
       ]);
       expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
     });
