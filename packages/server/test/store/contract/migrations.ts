@@ -1,4 +1,4 @@
-import { isSolError } from "@solserver/core";
+import { type CommitTurnInput, isSolError, type TurnDrift } from "@solserver/core";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,6 +9,7 @@ import {
   verifyTraceChain,
 } from "../../../src/store/index.js";
 import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT } from "../fixtures/v1.js";
+import { claimInput, turnInput } from "../support/samples.js";
 import type { ContractOptions, Harness } from "./harness.js";
 
 const ALL_VERSIONS = MIGRATIONS.map((migration) => migration.version);
@@ -131,6 +132,51 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
         churnTokens: 0,
         lastDrift: null,
       });
+    });
+
+    // The tests above only read upgraded rows; a turn's commit also upserts the thread_stats row that
+    // migration 7 created and 9 extended, through the churn and drift expressions of the hot path.
+    it("commits turns with churn and drift on a thread upgraded from schema v1", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ to: 1 });
+      await seedV1(store.db as unknown as Kysely<unknown>);
+      await store.migrate();
+      const flared: TurnDrift = { flare: true, regenerated: true, passed: true, violations: ["mode_drift"] };
+      const calm: TurnDrift = { flare: false, regenerated: false, passed: true, violations: [] };
+      const commit = async (turn: number, threadStats?: CommitTurnInput["threadStats"]) => {
+        const requestId = `req-v1-upgraded-${turn}`;
+        await store.transmissions.claim(claimInput(V1_TENANT, requestId, { threadId: "thread-v1" }));
+        const input = turnInput(V1_TENANT, requestId, turn, { threadId: "thread-v1" });
+        expect((await store.commitTurn(threadStats ? { ...input, threadStats } : input)).ok).toBe(true);
+        const { messageCount, lastModeLabel, churnTokens, lastDrift } = await store.messages.threadStats(
+          V1_TENANT,
+          "thread-v1",
+        );
+        return [messageCount, lastModeLabel, churnTokens, lastDrift];
+      };
+      expect(await commit(1, { tokens: 12, checkpointed: false, drift: flared })).toEqual([
+        4,
+        "companion",
+        12,
+        flared,
+      ]);
+      expect(await commit(2)).toEqual([6, "companion", 12, flared]);
+      expect(await commit(3, { tokens: 30, checkpointed: false, drift: calm })).toEqual([
+        8,
+        "companion",
+        42,
+        calm,
+      ]);
+      expect(await commit(4, { tokens: 9, checkpointed: true, drift: flared })).toEqual([
+        10,
+        "companion",
+        0,
+        flared,
+      ]);
+      expect(await store.messages.listRecent(V1_TENANT, "thread-v1", 2)).toMatchObject([
+        { role: "user", content: "question 4" },
+        { role: "assistant", content: "answer 4", modeLabel: "companion" },
+      ]);
     });
 
     it("refuses a database migrated by newer code", async () => {
