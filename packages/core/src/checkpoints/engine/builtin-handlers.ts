@@ -1,8 +1,7 @@
-import type { CheckpointConfig } from "../atlas/schema.js";
 import type { CheckpointAction, CheckpointPolicyDecision } from "../contracts.js";
 import { matchKeywords } from "../keywords/match-keywords.js";
 import type { CheckpointSessionState } from "../session.js";
-import { matchesWildcard } from "../wildcard.js";
+import { actionAttempted, actionConfigFor, actionFields } from "./action-attempt.js";
 import { confirmationFor } from "./confirmation.js";
 import type { BuiltinHandlerKind, CompiledTrigger } from "./triggers.js";
 import type { CheckpointContext, CheckpointResult } from "./types.js";
@@ -22,19 +21,6 @@ type BuiltinHandler = (ctx: BuiltinContext) => Promise<CheckpointResult>;
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
-/** The merged `action_pre.actions` entries that match an action type. */
-export function actionConfigFor(config: CheckpointConfig, actionType: string) {
-  const entries = Object.entries(config.action_pre.actions).filter(([pattern]) =>
-    matchesWildcard(pattern, actionType),
-  );
-  return {
-    patterns: entries.map(([pattern]) => pattern),
-    injectContexts: unique(entries.flatMap(([, e]) => e.inject_contexts)),
-    requirePolicyCheck: entries.some(([, e]) => e.require_policy_check),
-    requireConfirmation: entries.some(([, e]) => e.require_confirmation),
-  };
-}
-
 /** Resolves ids and reports which exist: the ids to inject and the trace fields. */
 async function contextsFor(ctx: BuiltinContext, ids: readonly string[]) {
   const { blocks, missing } = await ctx.getContexts(unique(ids));
@@ -44,10 +30,6 @@ async function contextsFor(ctx: BuiltinContext, ids: readonly string[]) {
 
 function alwaysContexts(ctx: BuiltinContext): string[] {
   return ctx.atlas.context_blocks.filter((b) => b.inject_mode === "always").map((b) => b.context_id);
-}
-
-function actionFields(action: CheckpointAction | undefined) {
-  return action ? { action: action.type, ...(action.params ? { params: action.params } : {}) } : {};
 }
 
 /** Policy check plus confirmation requirement shared by the risk and action_pre gates. */
@@ -146,8 +128,8 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
     };
   },
 
-  // The spec's Action Pre Handler records one action_attempted per action: the policy stage records
-  // it only when it blocks (the context stage then never runs), otherwise the context stage does.
+  // One action_attempted per action (see actionAttempted): the policy stage records it only when it
+  // blocks (the context stage then never runs), otherwise the context stage does.
   async action_pre_policy(ctx) {
     const action = ctx.action as CheckpointAction;
     const cfg = actionConfigFor(ctx.config, action.type);
@@ -155,19 +137,8 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
     if (!outcome.result) {
       return { continue: true, ...(outcome.decision ? { policyDecision: outcome.decision } : {}) };
     }
-    const traceEvents = [
-      {
-        eventType: "action_attempted",
-        payload: {
-          stage: "policy",
-          ...actionFields(action),
-          riskTier: ctx.riskTier,
-          ...(outcome.decision ? { policyDecision: outcome.decision.decision } : {}),
-          ...(outcome.confirmation ? { confirmationRequired: true } : {}),
-          blocked: true,
-        },
-      },
-    ];
+    const fields = { ...(outcome.confirmation ? { confirmationRequired: true } : {}), blocked: true };
+    const traceEvents = [actionAttempted("policy", action, ctx.riskTier, outcome.decision, fields)];
     return { ...outcome.result, traceEvents };
   },
 
@@ -175,22 +146,11 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
     const action = ctx.action as CheckpointAction;
     const cfg = actionConfigFor(ctx.config, action.type);
     const { found, trace } = await contextsFor(ctx, cfg.injectContexts);
+    const fields = { patterns: cfg.patterns, ...trace };
     return {
       continue: true,
       injectContextIds: found,
-      traceEvents: [
-        {
-          eventType: "action_attempted",
-          payload: {
-            stage: "context",
-            ...actionFields(action),
-            riskTier: ctx.riskTier,
-            ...(ctx.policyDecision ? { policyDecision: ctx.policyDecision.decision } : {}),
-            patterns: cfg.patterns,
-            ...trace,
-          },
-        },
-      ],
+      traceEvents: [actionAttempted("context", action, ctx.riskTier, ctx.policyDecision, fields)],
     };
   },
 

@@ -17,6 +17,7 @@ import {
   pushCapped,
 } from "../session.js";
 import { canonicalJson, hashString } from "../text/hash.js";
+import { actionAttempted, actionConfigFor } from "./action-attempt.js";
 import { type BuiltinContext, runBuiltin } from "./builtin-handlers.js";
 import { collectTriggered } from "./conditions.js";
 import { toActionNeeded } from "./confirmation.js";
@@ -35,7 +36,10 @@ import {
 
 /** Checkpoint budgets in effect (cra-checkpoint-system.md "Checkpoint Budgets"). */
 export interface CheckpointBudget {
-  /** Non-gate checkpoints run per event; gates (risk_threshold, action_pre policy) always run. */
+  /**
+   * Non-gate checkpoints run per event; gates (risk_threshold, action_pre policy) always run, and so
+   * does an action_pre context stage with no contexts to inject (it only records the action).
+   */
   readonly maxCheckpointsPerInput: number;
   /** Characters of injected context per event; blocks that do not fit are skipped whole. */
   readonly maxContextInjectionSize: number;
@@ -168,8 +172,16 @@ export async function evaluateEvent(
     if (id !== undefined) injectedIds.add(id);
   };
 
+  // The action_pre context stage records the action's one action_attempted. With no contexts to
+  // inject that record is all it does, so it neither takes a slot of the count budget nor is skipped
+  // (an unlisted action leaves every slot to the other checkpoints); with contexts it is budgeted like
+  // any other, and when skipped the record is written here, without contexts.
+  const actionCfg = action ? actionConfigFor(config, action.type) : undefined;
+  const recordOnly = (trigger: CompiledTrigger) =>
+    trigger.builtin === "action_pre_context" && actionCfg?.injectContexts.length === 0;
+
   for (const { trigger, hits } of queue) {
-    if (!trigger.gate) {
+    if (!trigger.gate && !recordOnly(trigger)) {
       const reason =
         ran >= budget.maxCheckpointsPerInput
           ? "max_checkpoints_per_input"
@@ -178,6 +190,11 @@ export async function evaluateEvent(
             : undefined;
       if (reason) {
         trace(trigger, "checkpoint_skipped", { skipped: trigger.id, reason });
+        if (trigger.builtin === "action_pre_context" && action && actionCfg) {
+          const fields = { patterns: actionCfg.patterns, contexts: [], contextsSkipped: reason };
+          const record = actionAttempted("context", action, riskTier, policyDecision, fields);
+          trace(trigger, record.eventType, record.payload);
+        }
         continue;
       }
       ran++;

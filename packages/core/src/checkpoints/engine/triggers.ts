@@ -106,6 +106,7 @@ export function compileTriggers(
       });
     }
     // Every action gets the context stage, listed or not: it records the spec's action_attempted.
+    // Not a gate, but evaluate exempts it from the budgets when it has nothing to inject.
     add({
       id: "action_pre:context",
       type: "action_pre",
