@@ -1,5 +1,11 @@
-import { type AtlasInput, createCheckpointEngine, createManualClock } from "@solserver/core";
+import {
+  type AtlasInput,
+  createCheckpointEngine,
+  createManualClock,
+  toTraceEventDraft,
+} from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { specAtlas } from "./fixtures.js";
 
 const attempts = (r: { traceEvents: readonly { eventType: string; payload: Record<string, unknown> }[] }) =>
   r.traceEvents.filter((e) => e.eventType === "action_attempted");
@@ -111,5 +117,63 @@ describe("one action_attempted per action_pre", () => {
       contexts: [],
       contextsSkipped: "max_checkpoints_per_input",
     });
+  });
+});
+
+describe("an action blocked before its action_pre stages ran", () => {
+  it("is still recorded once when the risk gate blocks it", async () => {
+    const atlas = {
+      ...specAtlas(),
+      policies: [{ policy_id: "no-deletes", actions: ["delete_*"], decision: "denied", reason: "no" }],
+    };
+    const engine = createCheckpointEngine({ atlas, clock: createManualClock(0) });
+    const r = await engine.evaluate(engine.createSession("s"), {
+      type: "action_pre",
+      action: { type: "delete_user", params: { id: 1 } },
+    });
+    expect(r.continue).toBe(false);
+    expect(r.fired).toEqual([{ type: "risk_threshold", priority: 900 }]);
+    expect(r.traceEvents.map((e) => e.eventType)).toEqual(["risk_checkpoint", "action_attempted"]);
+    expect(attempts(r)[0]).toMatchObject({
+      checkpointType: "action_pre",
+      payload: {
+        action: "delete_user",
+        params: { id: 1 },
+        policyDecision: "denied",
+        contexts: [],
+        blocked: true,
+        blockedBy: "risk_threshold",
+      },
+    });
+    expect(toTraceEventDraft(attempts(r)[0] as never).status).toBe("blocked");
+  });
+
+  it("is recorded once when a higher plugin checkpoint blocks or fails", async () => {
+    for (const handler of [() => ({ continue: false, blockReason: "stop" }), () => Promise.reject("boom")]) {
+      const engine = createCheckpointEngine({
+        atlas: {},
+        clock: createManualClock(0),
+        plugins: [
+          {
+            name: "p",
+            types: [
+              {
+                name: "stopper",
+                defaultPriority: 750,
+                condition: { type: "action", actions: ["*"] },
+                defaultHandler: handler,
+              },
+            ],
+          },
+        ],
+      });
+      const r = await engine.evaluate(engine.createSession("s"), {
+        type: "action_pre",
+        action: { type: "read_file" },
+      });
+      expect(r.continue).toBe(false);
+      expect(attempts(r)).toHaveLength(1);
+      expect(attempts(r)[0]?.payload).toMatchObject({ blocked: true, blockedBy: "custom:stopper" });
+    }
   });
 });

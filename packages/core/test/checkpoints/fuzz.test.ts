@@ -128,7 +128,13 @@ describe("fuzz", () => {
           const session = engine.createSession("fuzz");
           for (const [event, advance, approve] of steps) {
             clock.advance(advance);
+            const live = !session.ended;
             const result = await engine.evaluate(session, event);
+            // Every action_pre of a live session is recorded exactly once, whatever ran or blocked.
+            const attempted = result.traceEvents.filter((e) => e.eventType === "action_attempted");
+            const recorded =
+              event.type === "action_pre" && live && engine.atlas.checkpoint_config.action_pre.enabled;
+            expect(attempted).toHaveLength(recorded ? 1 : 0);
             const shape = CheckpointEvaluation.safeParse(result);
             expect(shape.success, JSON.stringify(shape.error?.issues)).toBe(true);
             expect(result.injectContext.join("").length).toBeLessThanOrEqual(

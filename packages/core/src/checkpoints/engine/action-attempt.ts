@@ -24,9 +24,10 @@ export function actionFields(action: CheckpointAction | undefined) {
 
 /**
  * The action's one `action_attempted` (the spec's Action Pre Handler records every action). The policy
- * stage writes it when it blocks, else the context stage when it runs; when a budget skips the context
- * stage, evaluate writes the context stage's record itself (`contexts: []`, `contextsSkipped`), so no
- * action_pre goes unrecorded and none is recorded twice.
+ * stage writes it when it blocks, else the context stage when it runs. When the context stage does not
+ * run, evaluate writes its record itself with `contexts: []`: `contextsSkipped` when a budget skipped it,
+ * `blocked` and `blockedBy` when an earlier checkpoint blocked. So no action_pre of a live session goes
+ * unrecorded and none is recorded twice.
  */
 export function actionAttempted(
   stage: "policy" | "context",

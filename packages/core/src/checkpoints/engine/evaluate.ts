@@ -158,6 +158,7 @@ export async function evaluateEvent(
   let blockReason: string | undefined;
   let policyDecision: CheckpointPolicyDecision | undefined;
   let confirmation: CheckpointConfirmationRequest | undefined;
+  let blockedBy: string | undefined;
   let ran = 0;
 
   const inject = (text: string, id?: string): void => {
@@ -253,6 +254,7 @@ export async function evaluateEvent(
         policyDecision = result.policyDecision;
       if (!result.continue) {
         blocked = true;
+        blockedBy = trigger.id;
         blockReason = result.blockReason || `blocked by the ${trigger.type} checkpoint`;
         confirmation = result.requireConfirmation;
       }
@@ -260,6 +262,7 @@ export async function evaluateEvent(
     if (failed && !blocked && event.type === "action_pre") {
       // A failing checkpoint while gating an action fails closed.
       blocked = true;
+      blockedBy = trigger.id;
       blockReason = `the ${trigger.type} checkpoint failed`;
     }
     if (!trigger.builtin && traceEvents.length === before) {
@@ -274,6 +277,17 @@ export async function evaluateEvent(
     }
     if (trigger.condition.type === "interval") work.intervalMarks[trigger.id] = nowMs;
     if (blocked) break;
+  }
+  // A checkpoint that blocked before the action_pre stages ran (a risk gate, a higher plugin, a failing
+  // handler) leaves the action unrecorded; it is still recorded once, as blocked.
+  const contextStage = deps.compiled.triggers.find((t) => t.builtin === "action_pre_context");
+  const recorded = traceEvents.some(
+    (e) => e.eventType === "action_attempted" && e.checkpointType === "action_pre",
+  );
+  if (blocked && contextStage && action && actionCfg && !recorded) {
+    const fields = { patterns: actionCfg.patterns, contexts: [], blocked: true, blockedBy };
+    const record = actionAttempted("context", action, riskTier, policyDecision, fields);
+    trace(contextStage, record.eventType, record.payload);
   }
   if (oversized.length > 0) {
     trace({ type: "budget", priority: 0 }, "checkpoint_skipped", {
