@@ -1,4 +1,4 @@
-import { caseVariants } from "../text/fold.js";
+import { type CaseClasses, caseClassTables } from "../text/fold.js";
 import { isAsciiWordCode } from "../text/words.js";
 import {
   type CompiledSet,
@@ -94,7 +94,8 @@ function scan(
   ends: Uint8Array | null,
 ): Omit<SafeRegexSearch, "steps"> {
   const { op, arg1, arg2, sets, size } = program;
-  const { input, n, ignoreCase } = run;
+  const { input, n } = run;
+  const classes = run.ignoreCase ? caseClassTables() : null;
   const fullLength = input.length;
   const all = ends !== null;
 
@@ -181,7 +182,7 @@ function scan(
       }
       if (op[pc] === OP_CHAR && raw >= 0) {
         const set = sets[arg1[pc] as number];
-        if (set !== undefined && charMatches(set, raw, ignoreCase)) {
+        if (set !== undefined && charMatches(set, raw, classes)) {
           addThread(pc + 1, curStarts[t] as number, i + 1);
         }
       }
@@ -199,12 +200,21 @@ function scan(
   return { found, index, end, exhausted };
 }
 
-// Case-insensitive matching asks whether the set holds any unit with the character's canonical
-// form, then applies negation, as JavaScript without the u flag does (so /σ/i matches ς).
-function charMatches(set: CompiledSet, code: number, ignoreCase: boolean): boolean {
+// Case-insensitive matching (`classes` given) asks whether the set holds any unit with the character's
+// canonical form, then applies negation, as JavaScript without the u flag does (so /σ/i matches ς).
+// This runs for every thread at every character: it reads the class in place, allocating nothing, and
+// an ASCII character's class is just its two cases (no other unit canonicalizes to ASCII).
+function charMatches(set: CompiledSet, code: number, classes: CaseClasses | null): boolean {
   let inside = rangesHold(set, code);
-  if (!inside && ignoreCase) {
-    for (const variant of caseVariants(code)) {
+  if (inside || classes === null) return inside !== set.negated;
+  if (code < 128) {
+    const other = (code | 0x20) >= 97 && (code | 0x20) <= 122 ? code ^ 0x20 : code;
+    inside = set.ascii[other] === 1;
+  } else {
+    const k = classes.canon[code] as number;
+    const end = classes.start[k + 1] as number;
+    for (let j = classes.start[k] as number; j < end; j++) {
+      const variant = classes.units[j] as number;
       if (variant !== code && rangesHold(set, variant)) {
         inside = true;
         break;

@@ -36,10 +36,17 @@ export function upperCode(code: number): number {
   return upperTable[code] ?? code;
 }
 
-interface CaseClasses {
+/**
+ * The code units a case-insensitive regex without the `u` flag treats as equal: those with the same
+ * canonical form, a unit's upper case unless that would map a non-ASCII unit to ASCII (ECMAScript
+ * Canonicalize). The class of `c` is `units[start[canon[c]]] .. units[start[canon[c] + 1] - 1]`, `c`
+ * included; some have three members, such as σ ς Σ. Callers index the arrays themselves, since a
+ * view per character would allocate on every character a regex reads.
+ */
+export interface CaseClasses {
   /** Canonical form of each code unit. */
   readonly canon: Uint16Array;
-  /** Units grouped by canonical form: class `k` is `units[start[k]] .. units[start[k + 1] - 1]`. */
+  /** Where each canonical form's class starts in `units` (0x10001 entries). */
   readonly start: Int32Array;
   readonly units: Uint16Array;
 }
@@ -65,16 +72,10 @@ function buildCaseClasses(): CaseClasses {
   return { canon, start, units };
 }
 
-/**
- * Every code unit that a case-insensitive regex without the `u` flag treats as equal to `code`
- * (`code` included): those with the same canonical form, its upper case unless that would map a
- * non-ASCII unit to ASCII (ECMAScript Canonicalize). Some classes have three members, such as σ ς Σ.
- */
-export function caseVariants(code: number): Uint16Array {
+/** The case classes of every code unit (built on first use, about 0.5 MB). */
+export function caseClassTables(): CaseClasses {
   caseClasses ??= buildCaseClasses();
-  const { canon, start, units } = caseClasses;
-  const k = canon[code] ?? code;
-  return units.subarray(start[k], start[k + 1]);
+  return caseClasses;
 }
 
 /**
