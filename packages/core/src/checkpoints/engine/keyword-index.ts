@@ -68,15 +68,22 @@ export function compileKeywordIndex(rules: readonly KeywordRule[]): KeywordIndex
           (positions[r] as number[])[k] = found[i] ?? -1;
         });
       }
+      // Prepared once per case setting and shared by every rule of that setting.
+      const regexSubjects = new Map<boolean, string>();
       const fuzzyInputs = new Map<boolean, ReturnType<typeof prepareFuzzyInput>>();
       const hits = new Map<string, KeywordRuleHit>();
       rules.forEach((rule, r) => {
         const pos = positions[r] as number[];
         if (rule.mode === "regex") {
-          const subject = regexSubject(input, rule.caseSensitive);
+          let subject = regexSubjects.get(rule.caseSensitive);
+          if (subject === undefined) {
+            subject = regexSubject(input, rule.caseSensitive);
+            regexSubjects.set(rule.caseSensitive, subject);
+          }
+          const ready = subject;
           rule.keywords.forEach((pattern, k) => {
             const compiled = cachedSafeRegex(pattern, rule.caseSensitive);
-            pos[k] = compiled.ok ? compiled.value.search(subject).index : -1;
+            pos[k] = compiled.ok ? compiled.value.search(ready).index : -1;
           });
         } else if (rule.mode === "fuzzy") {
           let prepared = fuzzyInputs.get(rule.caseSensitive);

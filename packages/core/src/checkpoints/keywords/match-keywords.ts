@@ -6,6 +6,7 @@ import { fuzzyFind, prepareFuzzyInput } from "./fuzzy.js";
 import { createKeywordMatcher, type KeywordMatcher, resultFromPositions } from "./keyword-matcher.js";
 import {
   DEFAULT_FUZZY_THRESHOLD,
+  KEYWORD_LIMITS,
   type KeywordMatchMode,
   type KeywordMatchOptions,
   type KeywordMatchResult,
@@ -78,6 +79,7 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
   if (!compiled) {
     compiled = compileSafeRegex(caseSensitive ? pattern : foldAstralText(pattern), {
       ignoreCase: !caseSensitive,
+      maxInputLength: KEYWORD_LIMITS.maxScanInput,
     });
     lruSet(regexCache, key, compiled, REGEX_LRU_SIZE);
   }
@@ -85,11 +87,17 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
 }
 
 /**
- * The text a `cachedSafeRegex` pattern searches. Like the spec's `input.toLowerCase()`, astral letters
- * are folded when matching ignores case: a regex without the `u` flag sees them as two unrelated units.
+ * The text a `cachedSafeRegex` pattern searches (compute it once per input and case setting, not per
+ * pattern). Like the spec's `input.toLowerCase()`, astral letters are folded when matching ignores
+ * case: a regex without the `u` flag sees them as two unrelated units.
  */
 export function regexSubject(input: string, caseSensitive: boolean): string {
-  return caseSensitive ? input : foldAstralText(input);
+  if (caseSensitive) return input;
+  // Searches read units 0..maxScanInput only (the last for `\b`), so only those are folded. Two more
+  // units keep a surrogate pair there whole, and a longer input stays longer than maxScanInput, so
+  // `$` still holds nowhere in what is scanned.
+  const cut = KEYWORD_LIMITS.maxScanInput + 2;
+  return foldAstralText(input.length > cut ? input.slice(0, cut) : input);
 }
 
 /**
