@@ -95,8 +95,9 @@ function lowerCodePoint(cp: number): number {
 
 /** Lower case of an astral code point when it is one astral code point too, else the code point. */
 export function foldAstral(cp: number): number {
-  if (cp >= 0x20000) return lowerCodePoint(cp);
-  // Every astral cased letter is in plane 1; a table keeps emoji-heavy input cheap.
+  // Every astral cased letter is in plane 1 (Unicode 17: none from U+20000 on), so the CJK planes
+  // fold to themselves without building a string per character; a table keeps plane 1 cheap too.
+  if (cp >= 0x20000) return cp;
   if (!plane1Lower) {
     plane1Lower = new Uint16Array(0x10000);
     for (let i = 0; i < 0x10000; i++) {
