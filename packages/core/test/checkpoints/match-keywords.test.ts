@@ -120,6 +120,27 @@ describe("matchKeywords", () => {
     expect(matchKeywords("try .net", [".net"], "fuzzy").matches).toEqual([{ keyword: ".net", position: 4 }]);
   });
 
+  it("fuzzy: whitespace at a keyword's edges is no part of it, in the distance or the budget", () => {
+    for (const keyword of ["cat ", " cat", "\tcat\n"]) {
+      expect(matchKeywords("the cat sat", [keyword], "fuzzy").matches, JSON.stringify(keyword)).toEqual([
+        { keyword, position: 4 },
+      ]);
+    }
+    expect(matchKeywords("the cat sat", [" cat  sat "], "fuzzy").matches).toEqual([
+      { keyword: " cat  sat ", position: 4 },
+    ]);
+    // The budget comes from the 8 characters of "geometry": 1 - 2/8 is below 0.8, reaches 0.75.
+    expect(matchKeywords("the geomtery", ["  geometry  "], "fuzzy").triggered).toBe(false);
+    expect(matchKeywords("the geomtery", ["  geometry  "], "fuzzy", { threshold: 0.75 }).triggered).toBe(
+      true,
+    );
+    // Punctuation still counts.
+    expect(matchKeywords("use c now", ["c++ "], "fuzzy").triggered).toBe(false);
+    expect(matchKeywords("use c++ now", [" c++"], "fuzzy").matches).toEqual([
+      { keyword: " c++", position: 4 },
+    ]);
+  });
+
   it("folds case as toLowerCase does: Greek final sigma and astral letters, positions kept", () => {
     for (const mode of ["any", "all", "phrase", "regex", "fuzzy"] as const) {
       expect(matchKeywords("οδός", ["ΟΔΌΣ"], mode).matches, mode).toEqual([{ keyword: "ΟΔΌΣ", position: 0 }]);

@@ -91,13 +91,23 @@ function shapeOf(kw: string, words: readonly WordToken[]): KeywordShape {
   return { lead, trail, gaps, gapLength };
 }
 
+/** `text` without the whitespace at its edges (the tokenizer's whitespace). */
+function trimSpace(text: string): string {
+  let s = 0;
+  let e = text.length;
+  while (s < e && isSpaceCode(text.charCodeAt(s))) s++;
+  while (e > s && isSpaceCode(text.charCodeAt(e - 1))) e--;
+  return text.slice(s, e);
+}
+
 /**
  * Start index of the first window of consecutive input words (as many as the keyword has) whose
  * similarity `1 - editDistance(window, keyword) / keyword.length` reaches `threshold`; -1 when none
- * does. The keyword is compared as written (case-folded unless `caseSensitive`). A window word keeps
- * as much of its edge punctuation as the matching keyword word has (so `c++` meets `c++`, `deploy`
- * meets `deploy,`), and window words are joined by the keyword's own whitespace, so spacing between
- * words never counts.
+ * does. The keyword is compared as written (case-folded unless `caseSensitive`), except for whitespace
+ * at its edges: a window never holds any, so it would only cost distance, and it is left out of
+ * `keyword.length` too. A window word keeps as much of its edge punctuation as the matching keyword
+ * word has (so `c++` meets `c++`, `deploy` meets `deploy,`), and window words are joined by the
+ * keyword's own whitespace, so spacing between words never counts.
  */
 export function fuzzyFind(
   prepared: FuzzyInput,
@@ -105,11 +115,11 @@ export function fuzzyFind(
   threshold: number,
   caseSensitive: boolean,
 ): number {
-  const kw = caseSensitive ? keyword : foldText(keyword);
+  const kw = trimSpace(caseSensitive ? keyword : foldText(keyword));
   const kwWords = tokenizeWords(kw, KEYWORD_LIMITS.maxFuzzyWords + 1);
   const k = kwWords.length;
   if (k === 0 || k > KEYWORD_LIMITS.maxFuzzyWords) return -1;
-  const maxDist = Math.floor((1 - threshold) * keyword.length + 1e-9);
+  const maxDist = Math.floor((1 - threshold) * kw.length + 1e-9);
   if (maxDist < 0) return -1;
   const { lead, trail, gaps, gapLength } = shapeOf(kw, kwWords);
   const { text, tokens } = prepared;

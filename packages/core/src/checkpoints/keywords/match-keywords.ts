@@ -109,7 +109,7 @@ export function regexSubject(input: string, caseSensitive: boolean): string {
  *   refuses (backreferences) never match.
  * - `fuzzy`: a window of as many input words as the keyword has matches when
  *   `1 - editDistance / keyword.length >= threshold` (default 0.8), the keyword taken as written,
- *   punctuation included (see `fuzzyFind`).
+ *   punctuation included, without the whitespace at its edges (see `fuzzyFind`).
  * Case-insensitive unless `caseSensitive` (σ/ς/Σ and astral letters included, see the README).
  * Positions are indices into `input`. Empty keywords and
  * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
