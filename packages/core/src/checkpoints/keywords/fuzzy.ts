@@ -91,15 +91,6 @@ function shapeOf(kw: string, words: readonly WordToken[]): KeywordShape {
   return { lead, trail, gaps, gapLength };
 }
 
-/** `text` without the whitespace at its edges (the tokenizer's whitespace). */
-function trimSpace(text: string): string {
-  let s = 0;
-  let e = text.length;
-  while (s < e && isSpaceCode(text.charCodeAt(s))) s++;
-  while (e > s && isSpaceCode(text.charCodeAt(e - 1))) e--;
-  return text.slice(s, e);
-}
-
 /**
  * Start index of the first window of consecutive input words (as many as the keyword has) whose
  * similarity `1 - editDistance(window, keyword) / keyword.length` reaches `threshold`; -1 when none
@@ -115,7 +106,8 @@ export function fuzzyFind(
   threshold: number,
   caseSensitive: boolean,
 ): number {
-  const kw = trimSpace(caseSensitive ? keyword : foldText(keyword));
+  // String#trim strips exactly the `\s` whitespace the tokenizer splits on.
+  const kw = (caseSensitive ? keyword : foldText(keyword)).trim();
   const kwWords = tokenizeWords(kw, KEYWORD_LIMITS.maxFuzzyWords + 1);
   const k = kwWords.length;
   if (k === 0 || k > KEYWORD_LIMITS.maxFuzzyWords) return -1;
