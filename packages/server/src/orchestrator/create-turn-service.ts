@@ -12,24 +12,20 @@ import {
 } from "@solserver/core";
 import { toActionsNeeded } from "./actions.js";
 import { decideTurnBreakpoint } from "./breakpoint-phase.js";
+import { commitTurnWithCas } from "./commit-phase.js";
 import { driftCheckContext, traceDriftSurfacing } from "./drift-check.js";
 import { generateValidated } from "./generation.js";
 import { resolveExistingTransmission } from "./idempotency.js";
 import { assembleWithinBudget } from "./input-budget.js";
-import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import { policyRequest, throwOnDriverBlockIssues, wholeMemento } from "./packet-helpers.js";
 import { compileTurnPolicy, decideMode } from "./routing-phase.js";
 import { readThread, type ThreadReads } from "./thread-reads.js";
 import { threadSignals, turnStatsUpdate } from "./thread-signals.js";
 import { describeToolCalls } from "./tool-calls.js";
 import { TraceBuffer } from "./trace-buffer.js";
-import { buildTurnResponse } from "./turn-response.js";
 import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
 import type { TurnServiceOptions } from "./turn-service-options.js";
 
-// Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
-// costs a re-read and a commit, never a model call.
-const MEMENTO_CAS_ATTEMPTS = 16;
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The orchestrator of one turn: idempotency, transmission lifecycle, the pipeline, one atomic commit. */
@@ -192,11 +188,10 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     const contextOff = packet.thread_context_mode === "off";
     const [storedAtStart, history, stats] = await (delivery.reads ??
       readThread(opts.store, ctx, packet, opts.windowSize));
-    let stored = storedAtStart;
     const baseline = resolveBaselineMemento({
       threadId,
       requestMemento: wholeMemento(packet.context?.thread_memento),
-      storedMemento: stored?.memento,
+      storedMemento: storedAtStart?.memento,
     });
     const window = contextOff
       ? []
@@ -205,7 +200,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     const signals = threadSignals(stats, message, contextOff);
     trace.add("memento_load", "completed", `Baseline memento: ${baseline.source}`, {
       source: baseline.source,
-      storedVersion: stored?.version ?? null,
+      storedVersion: storedAtStart?.version ?? null,
     });
 
     const retrievalMemento = contextOff ? null : baseline.memento;
@@ -335,97 +330,29 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
         })
       : proposals.map((p) => p.action);
 
-    const baselineNow = () => (baseline.source === "request" ? baseline.memento : (stored?.memento ?? null));
-    // What the model was shown; a compare-and-swap retry rebases its proposal onto the fresh memento.
-    const proposalBase = baselineNow();
-    for (let attempt = 1; ; attempt++) {
-      // thread_context_mode "off": the turn neither reads nor advances the thread's memento.
-      const plan = contextOff
-        ? null
-        : planMemento({
-            threadId,
-            baseline: baselineNow(),
-            proposalBase,
-            stored,
-            envelope: gen.envelope,
-            userMessageId,
-            breakpointDecision: decision,
-            nowIso: iso(),
-            ids: opts.ids,
-          });
-      traceMementoPlan(trace, plan, attempt);
-      trace.add("respond", "completed", "Response ready", {
-        modelCalls: usage.modelCalls,
-        actions: actions.length,
-      });
-      // A debug response carries the stored events, so they are appended first; otherwise they are
-      // written inside the commit (one transaction fewer, and rolled back with a lost CAS, so kept
-      // in the buffer until the commit succeeds).
-      const debug = packet.traceConfig?.level === "debug";
-      if (debug) {
-        await opts.store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts.splice(0));
-      }
-      const threadMemento =
-        plan === null ? null : plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
-      const response = buildTurnResponse({
-        tx,
-        packet,
-        assistantMessageId,
-        gen,
-        modeDecision,
-        breakpoint: { decision, peakGuardrailActive },
-        threadMemento,
-        actions,
-        usage,
-        ...(debug ? { events: await opts.store.traces.get(tenantId, tx.traceRunId) } : {}),
-      });
-      const committed = await opts.store.commitTurn({
-        tenantId,
-        transmissionId: tx.transmissionId,
-        requestId: packet.requestId,
-        bodyHash: ctx.bodyHash,
-        threadId,
-        userMessage: { messageId: userMessageId, content: message },
-        assistantMessage: {
-          messageId: assistantMessageId,
-          content: assistantContent,
-          modeLabel: modeDecision.modeLabel,
-        },
-        bumpTurnsSincePersist: plan !== null && !plan.persist,
-        threadStats,
-        response,
-        now: iso(),
-        ...(plan?.persist
-          ? { memento: { value: plan.memento, expectedVersion: stored?.version ?? null } }
-          : {}),
-        finishAttempt: {
-          attemptId: delivery.attemptId,
-          patch: { status: "succeeded", endedAt: iso(), latencyMs: opts.clock.now() - delivery.startedMs },
-        },
-        ...(debug
-          ? {}
-          : {
-              trace: {
-                traceRunId: tx.traceRunId,
-                drafts: [...trace.drafts],
-                ...(delivery.firstAttempt ? { expectEmptyRun: true } : {}),
-              },
-            }),
-      });
-      if (committed.ok) {
-        trace.drafts.length = 0;
-        return response;
-      }
-      if (attempt >= MEMENTO_CAS_ATTEMPTS) {
-        throw new SolError(
-          "conflict",
-          "The thread memento kept changing during this turn; retry the request.",
-        );
-      }
-      // Someone else advanced the memento: merge this turn onto the fresh one (compare-and-swap retry).
-      stored = await opts.store.mementos.get(tenantId, threadId);
-      trace.add("memento_update", "warning", "Memento changed concurrently; merging again", { attempt });
-    }
+    return commitTurnWithCas({
+      store: opts.store,
+      clock: opts.clock,
+      ids: opts.ids,
+      tenantId,
+      bodyHash: ctx.bodyHash,
+      packet,
+      tx,
+      trace,
+      delivery,
+      contextOff,
+      baseline,
+      stored: storedAtStart,
+      gen,
+      modeDecision,
+      breakpoint: { decision, peakGuardrailActive },
+      actions,
+      usage,
+      userMessageId,
+      assistantMessageId,
+      assistantContent,
+      threadStats,
+    });
   }
 
   return {

@@ -1,0 +1,156 @@
+import {
+  type ActionNeeded,
+  type BaselineMemento,
+  type BreakpointDecision,
+  type ChatResponse,
+  type Clock,
+  type IdGenerator,
+  type ModeDecision,
+  type PacketInput,
+  SolError,
+  type SolStore,
+  type StoredMemento,
+  type TransmissionRecord,
+  type TurnStatsUpdate,
+} from "@solserver/core";
+import type { GenerationResult } from "./generation.js";
+import { planMemento, traceMementoPlan } from "./memento-phase.js";
+import type { TraceBuffer } from "./trace-buffer.js";
+import { buildTurnResponse } from "./turn-response.js";
+
+// Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
+// costs a re-read and a commit, never a model call.
+const MEMENTO_CAS_ATTEMPTS = 16;
+
+/** What the turn produced before its commit; the commit phase turns it into one atomic write. */
+export interface TurnCommitInput {
+  readonly store: SolStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly tenantId: string;
+  readonly bodyHash: string;
+  readonly packet: PacketInput;
+  readonly tx: TransmissionRecord;
+  readonly trace: TraceBuffer;
+  readonly delivery: {
+    readonly attemptId: string;
+    readonly startedMs: number;
+    readonly firstAttempt: boolean;
+  };
+  readonly contextOff: boolean;
+  readonly baseline: BaselineMemento;
+  /** The stored memento the turn read at its start. */
+  readonly stored: StoredMemento | null;
+  readonly gen: GenerationResult;
+  readonly modeDecision: ModeDecision;
+  readonly breakpoint: { readonly decision: BreakpointDecision; readonly peakGuardrailActive: boolean };
+  readonly actions: readonly ActionNeeded[];
+  readonly usage: {
+    readonly modelCalls: number;
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+  };
+  readonly userMessageId: string;
+  readonly assistantMessageId: string;
+  readonly assistantContent: string;
+  readonly threadStats: TurnStatsUpdate;
+}
+
+/**
+ * Plans the memento and commits the turn in one transaction; when another turn advanced the memento
+ * meanwhile (compare-and-swap lost), re-reads it, merges this turn onto it and commits again.
+ */
+export async function commitTurnWithCas(input: TurnCommitInput): Promise<ChatResponse> {
+  const { store, tenantId, packet, tx, trace, baseline, gen, delivery } = input;
+  const { threadId } = packet;
+  const iso = () => new Date(input.clock.now()).toISOString();
+  let stored = input.stored;
+  const baselineNow = () => (baseline.source === "request" ? baseline.memento : (stored?.memento ?? null));
+  // What the model was shown; a compare-and-swap retry rebases its proposal onto the fresh memento.
+  const proposalBase = baselineNow();
+  for (let attempt = 1; ; attempt++) {
+    // thread_context_mode "off": the turn neither reads nor advances the thread's memento.
+    const plan = input.contextOff
+      ? null
+      : planMemento({
+          threadId,
+          baseline: baselineNow(),
+          proposalBase,
+          stored,
+          envelope: gen.envelope,
+          userMessageId: input.userMessageId,
+          breakpointDecision: input.breakpoint.decision,
+          nowIso: iso(),
+          ids: input.ids,
+        });
+    traceMementoPlan(trace, plan, attempt);
+    trace.add("respond", "completed", "Response ready", {
+      modelCalls: input.usage.modelCalls,
+      actions: input.actions.length,
+    });
+    // A debug response carries the stored events, so they are appended first; otherwise they are
+    // written inside the commit (one transaction fewer, and rolled back with a lost CAS, so kept
+    // in the buffer until the commit succeeds).
+    const debug = packet.traceConfig?.level === "debug";
+    if (debug) {
+      await store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts.splice(0));
+    }
+    const threadMemento =
+      plan === null ? null : plan.persist ? plan.memento : (stored?.memento ?? baseline.memento ?? null);
+    const response = buildTurnResponse({
+      tx,
+      packet,
+      assistantMessageId: input.assistantMessageId,
+      gen,
+      modeDecision: input.modeDecision,
+      breakpoint: input.breakpoint,
+      threadMemento,
+      actions: input.actions,
+      usage: input.usage,
+      ...(debug ? { events: await store.traces.get(tenantId, tx.traceRunId) } : {}),
+    });
+    const committed = await store.commitTurn({
+      tenantId,
+      transmissionId: tx.transmissionId,
+      requestId: packet.requestId,
+      bodyHash: input.bodyHash,
+      threadId,
+      userMessage: { messageId: input.userMessageId, content: packet.message },
+      assistantMessage: {
+        messageId: input.assistantMessageId,
+        content: input.assistantContent,
+        modeLabel: input.modeDecision.modeLabel,
+      },
+      bumpTurnsSincePersist: plan !== null && !plan.persist,
+      threadStats: input.threadStats,
+      response,
+      now: iso(),
+      ...(plan?.persist
+        ? { memento: { value: plan.memento, expectedVersion: stored?.version ?? null } }
+        : {}),
+      finishAttempt: {
+        attemptId: delivery.attemptId,
+        patch: { status: "succeeded", endedAt: iso(), latencyMs: input.clock.now() - delivery.startedMs },
+      },
+      ...(debug
+        ? {}
+        : {
+            trace: {
+              traceRunId: tx.traceRunId,
+              drafts: [...trace.drafts],
+              ...(delivery.firstAttempt ? { expectEmptyRun: true } : {}),
+            },
+          }),
+    });
+    if (committed.ok) {
+      trace.drafts.length = 0;
+      return response;
+    }
+    if (attempt >= MEMENTO_CAS_ATTEMPTS) {
+      throw new SolError("conflict", "The thread memento kept changing during this turn; retry the request.");
+    }
+    // Someone else advanced the memento: merge this turn onto the fresh one (compare-and-swap retry).
+    stored = await store.mementos.get(tenantId, threadId);
+    trace.add("memento_update", "warning", "Memento changed concurrently; merging again", { attempt });
+  }
+}
