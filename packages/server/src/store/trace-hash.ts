@@ -28,6 +28,31 @@ export function canonicalEventJson(
 }
 
 /**
+ * The event as the API serves it: keys in canonical (sorted) order at every depth, so that a plain
+ * `JSON.stringify` of the event without its `hash` is the exact text the hash covers, as well as the
+ * canonical JSON. `metadata` must already be in canonical key order.
+ */
+export function servedTraceEvent(
+  event: Omit<TraceEvent, "hash" | "metadata">,
+  metadata: TraceEvent["metadata"],
+  hash: string,
+): TraceEvent {
+  return {
+    actor: event.actor,
+    hash,
+    metadata,
+    phase: event.phase,
+    prevHash: event.prevHash,
+    seq: event.seq,
+    status: event.status,
+    ...(event.summary === undefined ? {} : { summary: event.summary }),
+    traceRunId: event.traceRunId,
+    transmissionId: event.transmissionId,
+    ts: event.ts,
+  };
+}
+
+/**
  * True when `events` are a whole run in order: one traceRunId, seq 0,1,2..., the first prevHash is
  * the genesis hash, every prevHash is the previous hash and every hash recomputes. Empty is valid.
  */

@@ -8,7 +8,7 @@ import { isRetryableConflict, isUniqueViolation } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { TraceEventsTable } from "./schema.js";
-import { canonicalEventJson, GENESIS_HASH } from "./trace-hash.js";
+import { canonicalEventJson, GENESIS_HASH, servedTraceEvent } from "./trace-hash.js";
 
 /** Appends racing on one run retry this often; the PostgreSQL advisory lock makes a retry rare. */
 const MAX_APPEND_ATTEMPTS = 20;
@@ -56,7 +56,7 @@ function chain(
 
 function toEvent({ unhashed, metadataJson, hash }: ChainedDraft): TraceEvent {
   // Normalised as storage will return it, so append() and get() give identical events.
-  return { ...unhashed, metadata: JSON.parse(metadataJson) as TraceEvent["metadata"], hash };
+  return servedTraceEvent(unhashed, JSON.parse(metadataJson) as TraceEvent["metadata"], hash);
 }
 
 /** Sequences and hashes drafts onto the end of a chain whose last event is `last` (null: empty run). */
@@ -234,17 +234,24 @@ function toRow(tenantId: TenantId, { unhashed: event, metadataJson, hash }: Chai
 }
 
 function fromRow(ctx: StoreContext, row: Selectable<TraceEventsTable>): TraceEvent {
-  return {
-    seq: row.seq,
-    traceRunId: row.trace_run_id,
-    transmissionId: row.transmission_id,
-    actor: row.actor as TraceEvent["actor"],
-    phase: row.phase,
-    status: row.status as TraceEvent["status"],
-    ...(row.summary === null ? {} : { summary: row.summary }),
-    metadata: decodeJson(ctx.dialect, row.metadata) as TraceEvent["metadata"],
-    ts: row.ts,
-    hash: row.hash,
-    prevHash: row.prev_hash,
-  };
+  const decoded = decodeJson(ctx.dialect, row.metadata);
+  // SQLite keeps the canonical text as written; jsonb reorders keys (shorter first), so re-sort them.
+  const metadata = (
+    ctx.dialect === "sqlite" ? decoded : JSON.parse(canonicalJson(decoded))
+  ) as TraceEvent["metadata"];
+  return servedTraceEvent(
+    {
+      seq: row.seq,
+      traceRunId: row.trace_run_id,
+      transmissionId: row.transmission_id,
+      actor: row.actor as TraceEvent["actor"],
+      phase: row.phase,
+      status: row.status as TraceEvent["status"],
+      ...(row.summary === null ? {} : { summary: row.summary }),
+      ts: row.ts,
+      prevHash: row.prev_hash,
+    },
+    metadata,
+    row.hash,
+  );
 }

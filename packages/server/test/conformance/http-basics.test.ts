@@ -160,6 +160,13 @@ describe("api.md conformance: open server: health, errors, chat, memento, traces
     expect(Array.isArray(b.validation.violations)).toBe(true);
     expect(typeof b.trace.traceRunId).toBe("string");
     expect(Array.isArray(b.trace.events)).toBe(true);
+    for (const { hash, ...rest } of b.trace.events as Record<string, unknown>[]) {
+      expect(
+        createHash("sha256")
+          .update(`${String(rest.prevHash)}${JSON.stringify(rest)}`)
+          .digest("hex"),
+      ).toBe(hash);
+    }
     expect(typeof b.usage.modelCalls).toBe("number");
 
     const info = await s.request("POST", "/v1/chat", {
@@ -281,6 +288,8 @@ describe("api.md conformance: open server: health, errors, chat, memento, traces
           .update(`${String(e.prevHash)}${canonical(rest)}`)
           .digest("hex"),
       );
+      // Served with sorted keys, so the plain JSON text of the event is the hashed text too.
+      expect(JSON.stringify(rest)).toBe(canonical(rest));
       prev = hash as string;
     }
     expectError(await s.request("GET", "/v1/traces/conf-no-such-run"), 404);

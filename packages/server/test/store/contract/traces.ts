@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { TraceEvent, TraceEventDraft } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "../../../src/store/index.js";
@@ -5,6 +6,7 @@ import { T0 } from "../support/samples.js";
 import type { ContractOptions, Harness } from "./harness.js";
 
 const T = "tenant-a";
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 function draft(phase: string, extra: Partial<TraceEventDraft> = {}): TraceEventDraft {
   return { actor: "solserver", phase, status: "completed", metadata: { phase }, ...extra };
@@ -36,6 +38,23 @@ export function traceContract(harness: Harness, options: ContractOptions): void 
       for (const event of events) expect(event.hash).toBe(hashTraceEvent(event));
       expect(verifyTraceChain(events)).toBe(true);
       expect(await store.traces.get(T, "run")).toEqual(events);
+    });
+
+    it("serves events whose plain JSON without hash is the hashed text (keys sorted at every depth)", async () => {
+      const store = await harness.open();
+      // Keys of different lengths out of order: jsonb would hand them back shortest first.
+      const metadata = { zeta: 1, a: { longer_key: [{ y: 2, b: 1 }], k: "é" }, mid: null };
+      const appended = await store.traces.append(T, "plain", "tx1", [
+        draft("route", { metadata, summary: "s" }),
+        draft("reply", { metadata: { beta: true, al: 0.5 } }),
+      ]);
+      const read = await store.traces.get(T, "plain");
+      for (const events of [appended, read]) {
+        for (const { hash, ...rest } of events) {
+          expect(sha256(rest.prevHash + JSON.stringify(rest))).toBe(hash);
+        }
+      }
+      expect(Object.keys(read[0] as TraceEvent)).toEqual([...Object.keys(read[0] as TraceEvent)].sort());
     });
 
     it("continues the chain across appends and keeps runs apart", async () => {
