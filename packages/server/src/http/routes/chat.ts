@@ -19,6 +19,20 @@ function chunkText(text: string, size = 48): string[] {
   return chunks;
 }
 
+/**
+ * The packet as idempotency compares it. Defaults are applied before hashing, so a field left out and
+ * the same field sent with its default value are one request; `traceConfig` and `driverBlockMode` have
+ * no schema default, so their default values are dropped here to the same effect.
+ */
+function idempotencyView(packet: PacketInput): Partial<PacketInput> {
+  const { traceConfig, driverBlockMode, ...rest } = packet;
+  return {
+    ...rest,
+    ...(traceConfig !== undefined && traceConfig.level !== "info" ? { traceConfig } : {}),
+    ...(driverBlockMode !== undefined && driverBlockMode !== "default" ? { driverBlockMode } : {}),
+  };
+}
+
 /** `POST /v1/chat`: one governed turn, as JSON or as server-sent events. */
 export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -31,7 +45,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
     },
     async (req, reply) => {
-      const bodyHash = sha256Hex(canonicalJson(req.body));
+      const bodyHash = sha256Hex(canonicalJson(idempotencyView(req.body)));
       const outcome = await deps.turns.runTurn({ tenantId: req.tenantId, bodyHash }, req.body);
       if (outcome.replayed) reply.header("idempotent-replayed", "true");
       const wantsStream = (req.headers.accept ?? "").includes("text/event-stream");

@@ -60,6 +60,27 @@ export function chatTurnSuite(backend: Backend): void {
       expect(res.json.error.code).toBe("idempotency_conflict");
     });
 
+    it("treats a field sent with its default value as the same request as one left out", async () => {
+      const base = { requestId: "turn-defaults", threadId: "thread-defaults", message: "hello" };
+      const first = await srv.request("POST", "/v1/chat", base);
+      expect(first.status).toBe(200);
+      for (const extra of [
+        { traceConfig: { level: "info" } },
+        { traceConfig: {} },
+        { driverBlockMode: "default" },
+        { packetType: "chat", thread_context_mode: "auto" },
+      ]) {
+        const again = await srv.request("POST", "/v1/chat", { ...base, ...extra });
+        expect(again.status, JSON.stringify(extra)).toBe(200);
+        expect(again.headers.get("idempotent-replayed")).toBe("true");
+        expect(again.json).toEqual(first.json);
+      }
+      for (const extra of [{ traceConfig: { level: "debug" } }, { driverBlockMode: "custom" }]) {
+        const other = await srv.request("POST", "/v1/chat", { ...base, ...extra });
+        expect(other.status, JSON.stringify(extra)).toBe(409);
+      }
+    });
+
     it("keeps a free client messageId and gives a reused one a server id (no 409)", async () => {
       const first = await srv.request("POST", "/v1/chat", {
         requestId: "mid-1",
