@@ -55,6 +55,14 @@ const MIB = 1024 * 1024;
 /** Longest path parameter the router accepts, in encoded characters (128 ids of 4-byte characters fit). */
 const MAX_PATH_PARAM_LENGTH = 2048;
 
+/** OpenAI's paths answer in OpenAI's error shape even where no route matched (an unknown method or id). */
+const OPENAI_PATH = /^\/v1\/(?:chat\/completions|models)(?:[/?#]|$)/;
+
+/** The error shape a request gets: its route's, else OpenAI's under OpenAI's paths, else api.md §2. */
+function errorFormatOf(req: FastifyRequest): ErrorFormat | undefined {
+  return req.routeOptions.config?.errorFormat ?? (OPENAI_PATH.test(req.url) ? "openai" : undefined);
+}
+
 /** Builds the Fastify app: routes, auth and budgets, OpenAPI, the error model of api.md §2. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -100,7 +108,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   app.setErrorHandler(async (error, req, reply) => {
-    const mapped = mapErrorFor(req.routeOptions.config?.errorFormat, error);
+    const mapped = mapErrorFor(errorFormatOf(req), error);
     // 503 is a refusal while shutting down, not a failure worth an error log.
     if (mapped.status >= 500 && mapped.status !== 503) req.log.error({ err: error }, "request failed");
     for (const [k, v] of Object.entries(mapped.headers ?? {})) reply.header(k, v);
@@ -111,11 +119,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }
     return reply.code(mapped.status).send(mapped.body);
   });
-  app.setNotFoundHandler((req, reply) =>
-    reply
-      .code(404)
-      .send({ error: { code: "not_found", message: `No route ${req.method} ${req.url.split("?")[0]}.` } }),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const mapped = mapErrorFor(
+      errorFormatOf(req),
+      new SolError("not_found", `No route ${req.method} ${req.url.split("?")[0]}.`),
+    );
+    return reply.code(mapped.status).send(mapped.body);
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -123,7 +123,14 @@ export function mapErrorToHttp(error: unknown): MappedError {
         body: body("payload_too_large", "The request body is larger than the server accepts."),
       };
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return { status: 415, body: body("unsupported_media_type", "Send the body as application/json.") };
+      // A Content-Type that cannot be parsed at all; any well-formed type is read as JSON.
+      return {
+        status: 400,
+        body: body(
+          "invalid_input",
+          "The Content-Type header is malformed; send the body as application/json.",
+        ),
+      };
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return { status: 400, body: body("invalid_input", "The JSON body is empty.") };
     case "FST_ERR_BAD_URL":

@@ -26,7 +26,7 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
   const parse = (req: FastifyRequest, text: string, done: ParserDone) => {
     if (text.trim() === "") return done(null, undefined);
     return parseJson(req, text, (error, value) => {
-      if (error) return done(error);
+      if (error) return done(jsonError(text));
       const problem = inspectJson(value);
       return problem ? done(problem) : done(null, value);
     });
@@ -45,6 +45,22 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
     }
     return parse(req, text, done);
   });
+}
+
+/**
+ * Why a body the safe parser refused is not usable, in our words (the framework's message blames the
+ * content type). Valid JSON is refused only for a prototype-poisoning key.
+ */
+function jsonError(text: string): SolError {
+  try {
+    JSON.parse(text);
+  } catch (syntax) {
+    return new SolError("invalid_input", `The body is not valid JSON: ${(syntax as Error).message}`);
+  }
+  return new SolError(
+    "invalid_input",
+    'The JSON body uses a reserved key ("__proto__", or "constructor" holding "prototype"); rename it.',
+  );
 }
 
 function asText(body: string | Buffer): string {

@@ -55,6 +55,15 @@ describe("api.md conformance: open server: health, errors, chat, memento, traces
   it("malformed JSON, wrong content-type and non-object bodies are 400, never 500", async () => {
     expectError(await s.request("POST", "/v1/chat", "{not json"), 400, "invalid_input");
     expectError(await s.request("POST", "/v1/chat", "hello", { "content-type": "text/plain" }), 400);
+    const bad = await s.request("POST", "/v1/chat", "{not json");
+    expect(bad.json.error.message).toMatch(/^The body is not valid JSON: /);
+    expect(bad.json.error.message).not.toMatch(/content-type/i);
+    const poisoned = await s.request("POST", "/v1/chat", '{"requestId":"p","__proto__":{"x":1}}');
+    expectError(poisoned, 400, "invalid_input");
+    expect(poisoned.json.error.message).toMatch(/reserved key/);
+    const malformedType = await s.request("POST", "/v1/chat", "{}", { "content-type": "invalid/;;;" });
+    expectError(malformedType, 400, "invalid_input");
+    expect(malformedType.json.error.message).toMatch(/Content-Type/);
     for (const body of ["[]", "null", "42", '"str"'])
       for (const path of ["/v1/chat", "/v1/actions/execute", "/v1/checkpoints/evaluate", "/v1/thoughts"]) {
         const r = await s.request("POST", path, body);

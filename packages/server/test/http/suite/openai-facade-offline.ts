@@ -211,6 +211,23 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(Array.isArray(res.json.error.details)).toBe(true);
     });
 
+    it("answers unknown methods and paths under the facade's routes in OpenAI's error shape", async () => {
+      for (const [method, path] of [
+        ["GET", "/v1/chat/completions"],
+        ["DELETE", "/v1/models"],
+        ["GET", "/v1/models/sol/extra"],
+      ] as const) {
+        const res = await srv.request(method, path);
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.json.error).toMatchObject({ type: "not_found_error", code: "not_found" });
+      }
+      // Elsewhere a missing route keeps api.md's shape.
+      const other = await srv.request("GET", "/v1/nothing-here");
+      expect(other.status).toBe(404);
+      expect(other.json.error.code).toBe("not_found");
+      expect(other.json.error.type).toBeUndefined();
+    });
+
     it("refuses tools with the offline provider (400 naming SOL_LLM=openai)", async () => {
       const err = (await thrown(() =>
         client.chat.completions.create({
