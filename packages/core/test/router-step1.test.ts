@@ -207,6 +207,45 @@ describe("router step 1 without examples to calibrate on", () => {
     expect(vague.confidence).toBeLessThanOrEqual(0.5);
     expect(vague.step).toBe(2);
   });
+
+  it("guesses the default (or the thread's last) mode when no term, nor a word like one, is in the message", () => {
+    const pack = createRouter({
+      defaultMode: "assist",
+      modes: [
+        { label: "assist", keywords: ["help"] },
+        { label: "legal", keywords: ["contract", "lawsuit"], domainFlags: ["legal"], rigor: "high" },
+        { label: "coding", keywords: ["code", "bug", "typescript"] },
+      ],
+    });
+    // Shared endings ("making" ~ "debugging") or a question cue used to pick coding or legal here.
+    for (const message of [
+      "what is the capital of France",
+      "my car is making a weird noise",
+      "schedule a meeting tomorrow at 3pm",
+    ]) {
+      const decision = pack.route({ message });
+      expect(decision, message).toMatchObject({ modeLabel: "assist", step: 2, checkpointNeeded: false });
+      expect(decision.domainFlags).toEqual([]);
+      expect(decision.confidence).toBeLessThanOrEqual(0.5);
+      expect(pack.route({ message, thread: { lastModeLabel: "coding" } }).modeLabel).toBe("coding");
+    }
+    // A word that starts like a mode's term still counts as resemblance (step 2, that mode's guess).
+    expect(pack.route({ message: "the lawsuits are piling up" })).toMatchObject({
+      modeLabel: "legal",
+      step: 2,
+    });
+    expect(pack.route({ message: "there are bugs everywhere" })).toMatchObject({
+      modeLabel: "coding",
+      step: 2,
+    });
+  });
+
+  it("a single keyword-only mode has nothing to choose between, even for unknown words", () => {
+    const single = createRouter({ defaultMode: "only", modes: [{ label: "only" }] });
+    for (const message of ["anything", "qwzx vvkj", "hello"]) {
+      expect(single.route({ message }), message).toMatchObject({ modeLabel: "only", confidence: 1, step: 1 });
+    }
+  });
 });
 
 describe("router step 1: configured terms with few or unlike examples", () => {

@@ -19,6 +19,7 @@ import { compileOverrides, type Override } from "./overrides.js";
 import { buildSelectorPrompt, parseSelectorReply, type SelectorReplyResult } from "./selector.js";
 import { decideStepOne, type RouteCandidate, type StepOneContext } from "./step-one.js";
 import { buildTermIndex, type Term, type TermHit } from "./term-index.js";
+import { normalizeText, tokenize } from "./text.js";
 import { type ClassifierTuning, resolveTuning } from "./tuning.js";
 import { zodIssues } from "./zod-issues.js";
 
@@ -93,6 +94,11 @@ export function createRouter(config: RouterConfigInput, tuning: ClassifierTuning
     defaultIndex: modes.findIndex((mode) => mode.label === frozen.defaultMode),
     threshold,
     calibrator,
+    termWords: modes.map((mode) => [
+      ...new Set(
+        [...(mode.keywords ?? []), ...(mode.phrases ?? [])].flatMap((t) => tokenize(normalizeText(t))),
+      ),
+    ]),
   };
 
   const explain = (input: RouteInput | string): RouteExplanation => {

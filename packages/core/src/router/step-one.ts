@@ -32,6 +32,8 @@ export interface StepOneContext {
   readonly threshold: number;
   /** Null when the pack had too few examples to calibrate (see `uncalibrated`). */
   readonly calibrator: Calibrator | null;
+  /** Per mode, the words of its keywords and phrases (normalized), for `resemblesOwnTerm`. */
+  readonly termWords: readonly (readonly string[])[];
 }
 
 export interface StepOneResult {
@@ -66,8 +68,24 @@ export function decideStepOne(
   } else if (classification.knownFeatures === 0 && classification.features.hits.length === 0) {
     const last = lastModeIndex(context, thread);
     index = last ?? context.defaultIndex;
-    confidence = 0;
+    // With one mode there is nothing to choose between, whatever the words.
+    confidence = modes.length === 1 ? 1 : 0;
     reasons.push(`step 1: no known words; best guess is the ${last === undefined ? "default" : "last"} mode`);
+  } else if (
+    calibrator === null &&
+    modes.length > 1 &&
+    classification.features.hits.length === 0 &&
+    !resemblesOwnTerm(classification.features.tokens, context.termWords[best] ?? [])
+  ) {
+    // A keyword-only pack learnt nothing but its terms; with none of them in the message, and no word
+    // that starts like one, the model's pick rests on shared endings ("making" ~ "debugging") or a
+    // cue. That is no evidence for a mode, so the guess handed to the selector is the thread's.
+    const last = lastModeIndex(context, thread);
+    index = last ?? context.defaultIndex;
+    confidence = Math.min(Math.exp(logProbabilities[index]!), UNCALIBRATED_CAP);
+    reasons.push(
+      `step 1: no configured term in the message; best guess is the ${last === undefined ? "default" : "last"} mode`,
+    );
   } else {
     if (modes.length === 1) confidence = 1;
     else if (calibrator) {
@@ -114,6 +132,21 @@ function uncalibrated(classification: Classification, best: number, logProbabili
     (hit) => hit.modeIndex === best && hit.kind !== "callWord",
   );
   return termHit ? probability : Math.min(probability, UNCALIBRATED_CAP);
+}
+
+// A message word resembles a term word when both start with the same 4 letters, or with the whole
+// term word when it is shorter: "lawsuits" ~ "lawsuit", "bugs" ~ "bug", not "coding" ~ "code".
+const RESEMBLANCE_PREFIX = 4;
+
+/** Some word of the message starts like one of the mode's term words (an inflection, a compound). */
+function resemblesOwnTerm(tokens: readonly string[], termWords: readonly string[]): boolean {
+  for (const token of tokens) {
+    for (const word of termWords) {
+      const need = Math.min(RESEMBLANCE_PREFIX, word.length);
+      if (token.length >= need && token.startsWith(word.slice(0, need))) return true;
+    }
+  }
+  return false;
 }
 
 /** The message holds a configured keyword or phrase of the best mode and none of another mode. */
