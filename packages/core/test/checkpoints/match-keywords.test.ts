@@ -158,16 +158,34 @@ describe("matchKeywords", () => {
     expect(matchKeywords("😀 Deploy", ["deploy"]).matches).toEqual([{ keyword: "deploy", position: 3 }]);
   });
 
-  it("never matches empty keywords or empty keyword lists", () => {
-    expect(matchKeywords("abc", [], "all").triggered).toBe(false);
-    expect(matchKeywords("abc", [""], "any")).toEqual({ triggered: false, matches: [] });
+  it("treats empty keywords and lists as the spec's reference code does", () => {
+    // indexOf("") is 0; `all` of nothing holds vacuously; `any` of nothing does not.
+    for (const input of ["abc", "", "  !"]) {
+      for (const mode of ["any", "all", "phrase", "regex"] as const) {
+        expect(matchKeywords(input, [""], mode), `${mode} ${JSON.stringify(input)}`).toEqual({
+          triggered: true,
+          matches: [{ keyword: "", position: 0 }],
+        });
+      }
+      // Similarity to an empty keyword is undefined (a division by its length of 0).
+      expect(matchKeywords(input, [""], "fuzzy")).toEqual({ triggered: false, matches: [] });
+    }
+    expect(matchKeywords("abc", [], "all")).toEqual({ triggered: true, matches: [] });
+    for (const mode of ["any", "phrase", "regex", "fuzzy"] as const) {
+      expect(matchKeywords("abc", [], mode).triggered).toBe(false);
+    }
+    expect(matchKeywords("abc", ["", "zzz"], "all").triggered).toBe(false);
+    expect(matchKeywords("abc", ["", "b"], "all").matches).toEqual([
+      { keyword: "", position: 0 },
+      { keyword: "b", position: 1 },
+    ]);
   });
 });
 
 describe("createKeywordMatcher (Aho–Corasick)", () => {
   const naive = (input: string, keywords: string[], caseSensitive: boolean) => {
     const text = caseSensitive ? input : input.toLowerCase();
-    return keywords.map((k) => (k === "" ? -1 : text.indexOf(caseSensitive ? k : k.toLowerCase())));
+    return keywords.map((k) => text.indexOf(caseSensitive ? k : k.toLowerCase()));
   };
   const alphabet = fc.constantFrom("a", "b", "c", "A", "B", " ", "-");
   const word = fc.string({ unit: alphabet, minLength: 0, maxLength: 5 });

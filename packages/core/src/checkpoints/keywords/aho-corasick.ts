@@ -31,10 +31,15 @@ export function buildAhoCorasick(patterns: readonly string[], options: AhoCorasi
   const needLeft = new Uint8Array(count);
   const needRight = new Uint8Array(count);
   let active = 0;
+  const emptyPatterns: number[] = [];
 
   for (let p = 0; p < count; p++) {
     const raw = patterns[p] ?? "";
-    if (raw.length === 0) continue; // an empty pattern never matches (see matchKeywords docs)
+    if (raw.length === 0) {
+      // The empty string occurs at 0 in every input, as with indexOf (see matchKeywords docs).
+      emptyPatterns.push(p);
+      continue;
+    }
     const kw = caseSensitive ? raw : foldText(raw);
     let node = 0;
     for (let i = 0; i < kw.length; i++) {
@@ -133,6 +138,7 @@ export function buildAhoCorasick(patterns: readonly string[], options: AhoCorasi
     patternCount: count,
     firstPositions(input: string): Int32Array {
       const pos = new Int32Array(count).fill(-1);
+      for (const p of emptyPatterns) pos[p] = 0;
       let remaining = active;
       let state = 0;
       // The folded low surrogate of a pair whose high surrogate was just consumed, else -1.

@@ -40,7 +40,7 @@ export function createKeywordMatcher(
   });
 }
 
-/** Turns per-keyword positions into a match result (`all` needs every keyword; none never triggers). */
+/** Turns per-keyword positions into a match result (`all` needs every keyword, so `[]` triggers). */
 export function resultFromPositions(
   keywords: readonly string[],
   positions: ArrayLike<number>,
@@ -51,7 +51,7 @@ export function resultFromPositions(
     const position = positions[i] ?? -1;
     if (position >= 0) matches.push({ keyword: keywords[i] as string, position });
   }
-  const triggered =
-    keywords.length > 0 && (requireAll ? matches.length === keywords.length : matches.length > 0);
+  // As the spec's reference: `all` of no keywords holds (vacuously), `any` of none does not.
+  const triggered = requireAll ? matches.length === keywords.length : matches.length > 0;
   return { triggered, matches };
 }

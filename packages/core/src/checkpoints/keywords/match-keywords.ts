@@ -111,8 +111,11 @@ export function regexSubject(input: string, caseSensitive: boolean): string {
  *   `1 - editDistance / keyword.length >= threshold` (default 0.8), the keyword taken as written,
  *   punctuation included, without the whitespace at its edges (see `fuzzyFind`).
  * Case-insensitive unless `caseSensitive` (σ/ς/Σ and astral letters included, see the README).
- * Positions are indices into `input`. Empty keywords and
- * empty keyword lists never match. Regex and fuzzy modes scan only the first 20,000 code units.
+ * Positions are indices into `input`. As in the spec's reference code, an empty keyword occurs at 0
+ * (any, all, phrase: it has no word edges to check; regex: the empty pattern), except in fuzzy mode,
+ * where its similarity is undefined and it never matches; `all` of an empty list triggers, `any` of
+ * one does not. Checkpoint configs refuse empty keywords and lists, so this only concerns direct
+ * calls. Regex and fuzzy modes scan only the first 20,000 code units.
  * `mode` defaults to `any`; an unknown mode or a non-string input is a SolError `invalid_input`.
  */
 export function matchKeywords(
