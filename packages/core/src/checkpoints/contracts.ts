@@ -104,3 +104,7 @@ export type CheckpointEvaluation = z.infer<typeof CheckpointEvaluation>;
 /** Response body of `POST /v1/checkpoints/evaluate` (the same schema as CheckpointEvaluation). */
 export const CheckpointEvaluateResponse = CheckpointEvaluation;
 export type CheckpointEvaluateResponse = CheckpointEvaluation;
+
+/** `PolicyDecision` of cra-checkpoint-system.md: same as `CheckpointPolicyDecision`. */
+export const PolicyDecision = CheckpointPolicyDecision;
+export type PolicyDecision = CheckpointPolicyDecision;

@@ -5,7 +5,7 @@ export * from "./contracts.js";
 export * from "./engine/index.js";
 export * from "./keywords/index.js";
 export * from "./regex/index.js";
-export type { ActionRiskDefinitions, RiskAction } from "./risk.js";
+export type { Action, ActionRiskDefinitions, RiskAction } from "./risk.js";
 export {
   detectRiskTier,
   isRiskAtLeast,

@@ -12,6 +12,9 @@ export interface RiskAction {
   readonly params?: unknown;
 }
 
+/** `Action` of cra-checkpoint-system.md (what `detectRiskTier` reads): same as `RiskAction`. */
+export type Action = RiskAction;
+
 /**
  * Atlas action definitions by name or `*` pattern; only the risk tier matters here, spelt `risk_tier`
  * (the atlas) or `riskTier` (the spec's detection code).

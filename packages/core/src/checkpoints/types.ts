@@ -115,3 +115,6 @@ export const CHECKPOINT_EXTRA_TRACE_EVENT_TYPES = [
 export const CONTEXT_INJECT_MODES = ["always", "on_match", "on_request", "never"] as const;
 export const ContextInjectMode = z.enum(CONTEXT_INJECT_MODES);
 export type ContextInjectMode = z.infer<typeof ContextInjectMode>;
+
+/** `CheckpointType` of cra-checkpoint-system.md: a built-in type or a registered custom one. */
+export type CheckpointType = BuiltinCheckpointType | (string & {});

@@ -347,3 +347,19 @@ describe("api.md §5: decideDriveTick", () => {
     expect(typeof r.fire).toBe("boolean");
   });
 });
+
+describe("the type names cra-checkpoint-system.md uses", () => {
+  it("exports MatchMode, MatchOptions, MatchResult, CheckpointType, PolicyDecision and Action", () => {
+    const mode: core.MatchMode = core.MatchMode.parse("fuzzy");
+    const options: core.MatchOptions = core.MatchOptions.parse({ threshold: 0.9 });
+    const result: core.MatchResult = matchKeywords("please deploy", ["deploy"], mode, options);
+    expect(result.triggered).toBe(true);
+    const action: core.Action = { type: "drop_table", params: { table: "users" } };
+    expect(detectRiskTier(action)).toBe("high");
+    const types: core.CheckpointType[] = ["session_start", "sentiment_negative"];
+    expect(types).toHaveLength(2);
+    const decision: core.PolicyDecision = core.PolicyDecision.parse({ decision: "allowed", reason: "ok" });
+    expect(decision.decision).toBe("allowed");
+    expect(core.MatchMode.options).toEqual(["any", "all", "phrase", "regex", "fuzzy"]);
+  });
+});

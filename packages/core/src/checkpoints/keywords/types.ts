@@ -36,3 +36,13 @@ export interface KeywordMatchResult {
   readonly triggered: boolean;
   readonly matches: KeywordMatch[];
 }
+
+// The names cra-checkpoint-system.md gives these types.
+/** `MatchMode` of the spec: same as `KeywordMatchMode`. */
+export const MatchMode = KeywordMatchMode;
+export type MatchMode = KeywordMatchMode;
+/** `MatchOptions` of the spec: same as `KeywordMatchOptions`. */
+export const MatchOptions = KeywordMatchOptions;
+export type MatchOptions = KeywordMatchOptions;
+/** `MatchResult` of the spec: same as `KeywordMatchResult`. */
+export type MatchResult = KeywordMatchResult;
