@@ -81,6 +81,10 @@ describe("isAckOnlyMessage", () => {
     ["?!.,", false, "only punctuation normalises to empty"],
     ["   ", false, "only whitespace"],
     ["okk", false, "tokens match whole words only"],
+    ["ok !", false, "trimmed before stripping: the trailing space leaves an empty token"],
+    ["! ok", false, "the leading space left by '!' makes an empty first token"],
+    ["ok thanks .", false, "punctuation set apart by a space leaves an empty token"],
+    ["ok! thanks.", true, "punctuation attached to a token just goes"],
   ])("%j -> %s (%s)", (message, expected) => {
     expect(isAckOnlyMessage(message)).toBe(expected);
   });

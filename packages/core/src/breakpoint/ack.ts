@@ -20,15 +20,18 @@ export const ACK_TOKENS: ReadonlySet<string> = new Set([
 const STRIPPED_PUNCTUATION = /[.,!?]/g;
 const WHITESPACE_RUN = /\s+/g;
 
-/** True when every word of the message is an ack token ("ok thanks", "Sounds good!"); empty is false. */
+/**
+ * True when every token of the message is an ack token ("ok thanks", "Sounds good!"); empty is false.
+ * The steps are breakpoint-engine.md's, in its order (api.md: "exactly as"): trim, lowercase, strip
+ * `.,!?`, collapse whitespace, split on spaces. The trim comes first, so punctuation set apart by a
+ * space ("ok !") leaves an empty token, which is not an ack token: such a message is not ack-only.
+ */
 export function isAckOnlyMessage(message: string): boolean {
   const normalized = message
     .trim()
     .toLowerCase()
     .replace(STRIPPED_PUNCTUATION, "")
-    .replace(WHITESPACE_RUN, " ")
-    .trim();
-  // A message that was only punctuation normalises to nothing and carries no acknowledgment either.
-  if (normalized === "") return false;
+    .replace(WHITESPACE_RUN, " ");
+  // "" (empty, or only punctuation) splits into one empty token, so it is false like any other.
   return normalized.split(" ").every((token) => ACK_TOKENS.has(token));
 }
