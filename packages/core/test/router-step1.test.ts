@@ -179,7 +179,13 @@ describe("router determinism and shape", () => {
 
   it("rejects a route input without a string message", () => {
     expect(() => router.route({ message: 42 } as unknown as { message: string })).toThrow(/message/);
-    expect(() => router.route({ message: "hi", thread: { extra: 1 } as never })).toThrow(/thread/);
+    expect(() => router.route({ message: "hi", thread: { lastModeLabel: 7 } as never })).toThrow(/thread/);
+  });
+
+  it("ignores thread keys it does not read", () => {
+    const plain = router.route({ message: "play me a song", thread: { lastModeLabel: "music" } });
+    const extra = { lastModeLabel: "music", turnCount: 4, title: "evening" } as never;
+    expect(router.route({ message: "play me a song", thread: extra })).toEqual(plain);
   });
 });
 

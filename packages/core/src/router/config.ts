@@ -96,7 +96,9 @@ export const RouterThread = z
     domainTags: z.array(Flag).max(64).optional(),
     messageCount: z.number().int().min(0).optional(),
   })
-  .strict();
+  // api.md leaves the thread's shape open, so callers pass what their thread record holds: keys the
+  // router does not read are dropped; the keys it reads are still checked.
+  .strip();
 export type RouterThread = z.infer<typeof RouterThread>;
 
 /** Validates a router config object (already parsed JSON). */
