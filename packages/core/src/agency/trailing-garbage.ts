@@ -44,10 +44,32 @@ function trimNumberAfterSentence(text: string, end: number): number {
   return w;
 }
 
-/** Drops a short unfinished fragment after the last sentence of the last line ("... wood. Then I"). */
+// Words a sentence cannot end on: a fragment ending on one was cut off mid-sentence ("Then I",
+// "and the", "going to"). A short closing sentence without its full stop ("I am curious", "Need 8
+// more") ends on a content word and is kept: it is what the model meant to say.
+const CUT_OFF_ENDINGS = new Set(
+  (
+    "a an the and or but nor so then to of in on at for with from by into onto as if because than " +
+    "while when where i we you he she they my your our their its is are was were am be been will " +
+    "would should can could must shall may might have has had do does did not very"
+  ).split(" "),
+);
+
+/** The last word of text[..end) (letters, digits, apostrophes), lowercased. */
+function lastWord(text: string, end: number): string {
+  let s = end;
+  while (s > 0 && (LETTER_OR_DIGIT.test(text[s - 1] as string) || text[s - 1] === "'")) s--;
+  return text.slice(s, end).toLowerCase();
+}
+
+/**
+ * Drops a short unfinished fragment after the last sentence of the last line ("... wood. Then I"):
+ * one that ends on a word no sentence ends on.
+ */
 function trimFragment(text: string, end: number): number {
   const last = text[end - 1];
   if (last === undefined || !LETTER_OR_DIGIT.test(last)) return end;
+  if (!CUT_OFF_ENDINGS.has(lastWord(text, end))) return end;
   const lineStart = lineStartBefore(text, end);
   let words = 0;
   let inWord = false;
@@ -78,7 +100,8 @@ function trimFragment(text: string, end: number): number {
 /**
  * Removes what a model leaves behind at the end of a reply: chat-template control tokens such as
  * `<|endoftext|>`, dangling symbols, a bare number after
- * the last sentence, and a fragment of up to FRAGMENT_MAX_WORDS words cut off mid-sentence.
+ * the last sentence, and a fragment of up to FRAGMENT_MAX_WORDS words cut off mid-sentence (ending on
+ * a word no sentence ends on, such as "the" or "I").
  */
 export function stripTrailingGarbage(text: string): string {
   let end = text.length;

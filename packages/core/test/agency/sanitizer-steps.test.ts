@@ -121,6 +121,13 @@ describe("stripTrailingGarbage", () => {
   it.each([
     ["I should explore. 42", "I should explore."],
     ["I found wood. Then I", "I found wood."],
+    ["I found wood. Walk to the", "I found wood."],
+    ["I found wood. I will walk over to the", "I found wood. I will walk over to the"],
+    ["Wood is low. Need to", "Wood is low."],
+    // A closing sentence without its full stop is content, not a cut-off fragment.
+    ["I should explore. I am curious", "I should explore. I am curious"],
+    ["Wood is low. Need 8 more", "Wood is low. Need 8 more"],
+    ["Night is near. Build shelter", "Night is near. Build shelter"],
     ["I need wood, -- *", "I need wood"],
     ["I need 8", "I need 8"],
     ["Plan:\n1. get wood\n2. craft table", "Plan:\n1. get wood\n2. craft table"],
