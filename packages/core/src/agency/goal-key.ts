@@ -1,10 +1,13 @@
+import { foldAccentsLower } from "./fold-accents.js";
+
 /** Lowercases one goal part and joins its words with underscores; "" when nothing is left. */
 function canonicalPart(part: string): string {
   // Untyped callers (model output, JSON) may pass nothing: that is an empty part, not a crash.
   if (typeof part !== "string") return "";
   let out = "";
   let pendingUnderscore = false;
-  for (const ch of part.toLowerCase()) {
+  // Accents are folded, not dropped: "Ölfass" -> "olfass", "café" -> "cafe" (not "lfass", "caf").
+  for (const ch of foldAccentsLower(part)) {
     const isWordChar = (ch >= "a" && ch <= "z") || (ch >= "0" && ch <= "9") || ch === "_";
     if (!isWordChar) {
       pendingUnderscore = out.length > 0;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { fail, type Issue, ok, type Result } from "../result.js";
+import { foldAccentsLower } from "./fold-accents.js";
 import { CanonicalAction, MANAGEMENT_ACTIONS, normalizeGoalAction } from "./goal-actions.js";
 import { TextBuffer } from "./text-buffer.js";
 import { isHorizontalSpace, isLineBreak } from "./text-chars.js";
@@ -61,7 +62,8 @@ const NUMBER_LIKE = /^[+-]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)$/;
  * no letter or digit gives "": `_` or `-` alone would make a target whose goalKey is empty.
  */
 function cleanTargetWord(token: string): string {
-  const lower = token.toLowerCase();
+  // Accents fold to the base letter, as in canonicalGoalKey: "Ölfass" is "olfass", not "lfass".
+  const lower = foldAccentsLower(token);
   const afterNamespace = lower.slice(lower.lastIndexOf(":") + 1);
   let out = "";
   let hasAlnum = false;

@@ -215,6 +215,9 @@ describe("canonicalGoalKey", () => {
   it("is action:target, lowercase and underscored", () => {
     expect(canonicalGoalKey("Collect", "Oak Log")).toBe("collect:oak_log");
     expect(canonicalGoalKey("craft", "crafting-table")).toBe("craft:crafting_table");
+    expect(canonicalGoalKey("collect", "Ölfass")).toBe("collect:olfass");
+    expect(canonicalGoalKey("Créer", "café crème")).toBe("creer:cafe_creme");
+    expect(extractGoalTag("[GOAL: collect Ölfass 2]").goal).toMatchObject({ target: "olfass", amount: 2 });
     expect(canonicalGoalKey(" build ", " basic  shelter ")).toBe("build:basic_shelter");
   });
 
