@@ -43,15 +43,20 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Str
         details: { attempts: 0, aborted: true },
       });
     }
-    const text = replyText(request, config.clock?.now(), offset);
+    const full = replyText(request, config.clock?.now(), offset);
     const input = request.messages.reduce((sum, m) => sum + estimateTokens(m.content), 0);
+    // The output cap holds as for a model: the reply is cut at the cap (tokens estimated as for
+    // usage) and says so with finish reason "length".
+    const cap = request.maxOutputTokens;
+    const cut = cap !== undefined && estimateTokens(full) > cap;
+    const text = cut ? cutToTokens(full, cap) : full;
     return {
       text,
       provider: OFFLINE_PROVIDER_NAME,
       model: OFFLINE_MODEL,
       offline: true,
       usage: { inputTokens: input, outputTokens: estimateTokens(text) },
-      finishReason: "stop",
+      finishReason: cut ? "length" : "stop",
     };
   };
 
@@ -65,6 +70,15 @@ export function createOfflineProvider(options: OfflineProviderOptions = {}): Str
       yield { type: "done", response };
     },
   });
+}
+
+/** The longest prefix of `text` whose estimate is at most `tokens`, never half a surrogate pair. */
+function cutToTokens(text: string, tokens: number): string {
+  let end = Math.min(text.length, Math.max(0, Math.floor(tokens)) * 4);
+  while (end > 0 && estimateTokens(text.slice(0, end)) > tokens) end--;
+  const code = text.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(0, end);
 }
 
 function replyText(request: LlmRequest, nowMs: number | undefined, offsetMinutes: number): string {

@@ -38,6 +38,22 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(usage?.total_tokens).toBe((usage?.prompt_tokens ?? 0) + (usage?.completion_tokens ?? 0));
     });
 
+    it("honours max_tokens: the reply is cut there and finishes with 'length'", async () => {
+      const ask = (max_tokens: number) =>
+        client.chat.completions.create({
+          model: "sol",
+          max_tokens,
+          messages: [{ role: "user", content: "Give me three ideas for a healthy lunch, with detail." }],
+        });
+      const short = await ask(8);
+      expect(short.choices[0]?.finish_reason).toBe("length");
+      expect(short.usage?.completion_tokens).toBeLessThanOrEqual(8);
+      expect(short.choices[0]?.message.content?.length).toBeLessThanOrEqual(32);
+      const roomy = await ask(4000);
+      expect(roomy.choices[0]?.finish_reason).toBe("stop");
+      expect(roomy.choices[0]?.message.content).toContain("healthy lunch");
+    });
+
     it("streams chunks that end with a finish reason, and the replay has the same id and text", async () => {
       const key = `stream-${backend}`;
       const stream = await client.chat.completions.create(
