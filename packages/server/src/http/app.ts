@@ -135,6 +135,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         description: "SolServer public contract (api.md).",
       },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      // Every /v1 route needs the bearer key when SOL_API_KEYS is set; /healthz never does.
+      ...(deps.config.SOL_API_KEYS === undefined ? {} : { security: [{ bearer: [] }] }),
     },
     transform: jsonSchemaTransform,
   });

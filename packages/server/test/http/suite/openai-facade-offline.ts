@@ -264,6 +264,8 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
         expect.arrayContaining(["/v1/chat/completions", "/v1/models", "/v1/models/{model}"]),
       );
       expect(res.json.paths["/v1/chat/completions"].post.requestBody).toBeDefined();
+      // Auth is off here, so no operation claims to need a key.
+      expect(res.json.security).toBeUndefined();
     });
 
     it("lists the configured model and the sol alias", async () => {
@@ -285,6 +287,14 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
     });
     afterAll(async () => {
       await srv.close();
+    });
+
+    it("documents the bearer key in /openapi.json, applied to the API and not to /healthz", async () => {
+      const res = await srv.request("GET", "/openapi.json");
+      expect(res.status).toBe(200);
+      expect(res.json.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+      expect(res.json.security).toEqual([{ bearer: [] }]);
+      expect(res.json.paths["/healthz"].get.security).toEqual([]);
     });
 
     it("answers 401 (AuthenticationError) for a bad key, on completions and models", async () => {
