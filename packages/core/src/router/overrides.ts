@@ -131,6 +131,18 @@ function buildRequestPatterns(aliases: readonly string[]): RegExp[] {
   ];
 }
 
+// Other spellings of a domain flag, in canonical form: the flow pack writes the governance domain
+// "SolOS-governance" (also seen as "solos_governance" or "SolOS governance").
+const DOMAIN_FLAG_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  governance: ["solos governance"],
+};
+
+/** True when a mode's domain flag names the domain, in any case and with "-", "_" or spaces. */
+function flagNamesDomain(flag: string, domain: string): boolean {
+  const canonical = canonicalPhrase(flag);
+  return canonical === domain || (DOMAIN_FLAG_ALIASES[domain] ?? []).includes(canonical);
+}
+
 // A domain routes to the high-rigor mode that declares it, else to a high-rigor mode that declares
 // no domain at all (a general one such as "system"); otherwise the trigger is not used.
 function domainTarget(modes: readonly ModeDefinition[], domain: string): number {
@@ -138,7 +150,7 @@ function domainTarget(modes: readonly ModeDefinition[], domain: string): number 
     .map((mode, index) => ({ mode, index }))
     .filter(({ mode }) => mode.rigor?.level === "high");
   const declared = high.find(({ mode }) =>
-    (mode.domainFlags ?? []).some((flag) => flag.toLowerCase() === domain),
+    (mode.domainFlags ?? []).some((flag) => flagNamesDomain(flag, domain)),
   );
   if (declared) return declared.index;
   const general = high.find(({ mode }) => (mode.domainFlags ?? []).length === 0);
