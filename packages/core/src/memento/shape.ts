@@ -16,6 +16,15 @@ export function mementoShapeOf(source: ThreadMementoShape): ThreadMementoShape {
   };
 }
 
+/**
+ * The shape a turn keeps when the model's is discarded or absent (breakpoint-engine.md:
+ * `modelShape ?? bootstrapThreadMementoShape(previous)`): the previous memento's summary fields,
+ * or the default shape on a thread's first turn.
+ */
+export function bootstrapThreadMementoShape(previous?: ThreadMementoShape | null): ThreadMementoShape {
+  return previous ? mementoShapeOf(previous) : defaultMementoShape();
+}
+
 const LIST_FIELDS = ["active", "parked", "decisions", "next"] as const;
 
 /** True when two shapes hold the same arc and the same lists in the same order. */
@@ -40,7 +49,7 @@ export interface MergeMementoShapeArgs {
 /** Next summary shape: the proposal unless frozen or absent, then the previous shape, then the default. */
 export function mergeMementoShape(args: MergeMementoShapeArgs): ThreadMementoShape {
   if (!args.freeze && args.proposedShape) return mementoShapeOf(args.proposedShape);
-  return args.previous ? mementoShapeOf(args.previous) : defaultMementoShape();
+  return bootstrapThreadMementoShape(args.previous);
 }
 
 export interface RebaseMementoShapeArgs {
