@@ -57,7 +57,7 @@ export function extractFeatures(text: string, terms: TermIndex, options: Feature
   for (const concept of concepts) add(hashString(FeatureSpace.concept, concept));
   const cues = options.cues ? detectCues(normalized) : [];
   for (const cue of cues) add(hashString(FeatureSpace.cue, cue));
-  const hits = terms.find(tokens);
+  const hits = terms.find(tokens, normalized);
   for (const hit of hits) {
     if (hit.kind === "callWord") continue;
     const space = hit.kind === "phrase" ? FeatureSpace.phrase : FeatureSpace.keyword;
