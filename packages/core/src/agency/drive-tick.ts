@@ -183,23 +183,42 @@ export function driveTickGate(
   if (!(world.health >= DRIVE_TICK_MIN_HEALTH)) return "low_health";
   if (!(world.food >= DRIVE_TICK_MIN_FOOD)) return "low_food";
   if (world.hostiles !== 0) return "hostiles_nearby";
+  // Written as the contract's "elapsed >= interval" so a time that is not a number never passes.
   if (
     lastDriveTickMs !== null &&
     lastDriveTickMs !== undefined &&
-    nowMs - lastDriveTickMs < DRIVE_TICK_INTERVAL_MS
+    !(nowMs - lastDriveTickMs >= DRIVE_TICK_INTERVAL_MS)
   ) {
     return "interval";
   }
   return null;
 }
 
+/** Throws SolError `invalid_input` for times or tasks the gates cannot judge (they would fail open). */
+function checkTickInput(input: DriveTickInput): void {
+  const { nowMs, lastDriveTickMs, tasks } = input;
+  if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
+    throw new SolError("invalid_input", "nowMs must be a finite number (epoch ms)");
+  }
+  if (
+    lastDriveTickMs !== null &&
+    lastDriveTickMs !== undefined &&
+    (typeof lastDriveTickMs !== "number" || !Number.isFinite(lastDriveTickMs))
+  ) {
+    throw new SolError("invalid_input", "lastDriveTickMs must be a finite number, null or undefined");
+  }
+  if (!Array.isArray(tasks)) throw new SolError("invalid_input", "tasks must be an array of tasks");
+}
+
 /**
  * Decides whether the autonomous drive fires now. All gates must pass (survival-like mode, health
  * and food >= 16, no hostiles, 180 s since the last tick); the selected goal must not be held by
  * an open task (pending/active, younger than 5 minutes or with progress). On fire it returns a
- * high-novelty, convert-eligible `drive-tick` thought carrying the goal.
+ * high-novelty, convert-eligible `drive-tick` thought carrying the goal. A non-finite `nowMs` or
+ * `lastDriveTickMs`, or `tasks` that is not an array, throws SolError `invalid_input`.
  */
 export function decideDriveTick(input: DriveTickInput): DriveTickDecision {
+  checkTickInput(input);
   const parsed = DriveWorld.safeParse(input.world);
   if (!parsed.success) return { fire: false, reason: "invalid_world" };
   const world = parsed.data;

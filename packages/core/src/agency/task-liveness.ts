@@ -4,18 +4,21 @@ import { OPEN_TASK_STATUSES, type Task } from "./task.js";
 export const STUCK_TIMEOUT_MS = 5 * 60_000;
 
 function isOpen(task: Task): boolean {
-  return OPEN_TASK_STATUSES.includes(task.status);
+  const status = (task as Task | null)?.status;
+  return status !== undefined && OPEN_TASK_STATUSES.includes(status);
 }
 
 // Callers outside this package pass tasks as plain data (decideDriveTick's `tasks`), so these read
 // the fields defensively: a missing metadata, progress or creation time must not throw.
 
 function metadataOf(task: Task): Partial<Task["metadata"]> {
+  // A null entry in a caller's list is no task: it holds no goal.
+  if (typeof task !== "object" || task === null) return {};
   return (task as { metadata?: Partial<Task["metadata"]> }).metadata ?? {};
 }
 
 function progressOf(task: Task): number {
-  const progress = (task as { progress?: unknown }).progress;
+  const progress = (task as { progress?: unknown } | null)?.progress;
   return typeof progress === "number" && Number.isFinite(progress) ? progress : 0;
 }
 
