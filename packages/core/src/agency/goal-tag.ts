@@ -2,6 +2,7 @@ import { z } from "zod";
 import { fail, type Issue, ok, type Result } from "../result.js";
 import { foldAccentsLower } from "./fold-accents.js";
 import { CanonicalAction, MANAGEMENT_ACTIONS, normalizeGoalAction } from "./goal-actions.js";
+import { stripInlineIntent } from "./intent.js";
 import { TextBuffer } from "./text-buffer.js";
 import { isHorizontalSpace, isLineBreak } from "./text-chars.js";
 
@@ -217,7 +218,9 @@ export function extractGoalTag(text: string): GoalTagExtraction {
         if (!matched) {
           matched = true;
           const raw = out.tailFrom(openerPos);
-          const parsed = parseGoalInner(raw.slice(6, -1));
+          // An INTENT token inside the tag is not part of the goal: its label must never reach the
+          // target or goalKey (agency contract §2.2, §6.2). The tag is removed whole, token included.
+          const parsed = parseGoalInner(stripInlineIntent(raw.slice(6, -1)));
           if (parsed.ok) {
             goal = { version: 1, ...parsed.goal, raw };
             out.truncate(openerPos);
