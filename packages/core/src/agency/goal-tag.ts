@@ -112,6 +112,8 @@ function parseGoalInner(inner: string): InnerParse {
     }
   }
   const target = words.join("_");
+  // Folding can lengthen a word ("ﬃ" -> "ffi"): a target over the limit is no valid goal.
+  if (target.length > GOAL_TAG_MAX_INNER) return { ok: false, reason: "malformed" };
   if (target === "" && !(targetId !== undefined && MANAGEMENT_ACTIONS.includes(action))) {
     return { ok: false, reason: "no_target" };
   }
