@@ -37,13 +37,19 @@ export function toIntentLabel(raw: string): IntentLabel | null {
   return VALID_SET.has(label) ? (label as IntentLabel) : null;
 }
 
+/** Markdown emphasis and code marks a model wraps the token or its label in. */
+function isEmphasis(ch: string | undefined): boolean {
+  return ch === "*" || ch === "`";
+}
+
 /** True when `out` ends with `intent:` that is not the tail of a longer word ("MYINTENT:"). */
 function endsWithToken(out: TextBuffer): boolean {
   return out.endsWithLower(TOKEN) && !isWordChar(out.charFromEnd(TOKEN.length + 1));
 }
 
 /**
- * Removes every `INTENT: <word>` token in one scan and returns the labels in order. Only the
+ * Removes every `INTENT: <word>` token in one scan and returns the labels in order; Markdown
+ * emphasis or code marks glued to the token or its label (`**INTENT:** explore`) go with it. Only the
  * horizontal whitespace around a token is touched (one space is kept between words); line breaks
  * are never removed. Tokens that only appear once another token is gone are removed as well.
  */
@@ -75,14 +81,20 @@ function scanInlineIntents(text: string): { text: string; labels: string[] } {
       continue;
     }
     out.truncate(out.length - TOKEN.length);
+    // Markdown emphasis glued to the token ("**INTENT:**", "`INTENT:`") belongs to it.
+    while (isEmphasis(out.charFromEnd(1))) out.truncate(out.length - 1);
     out.trimEndHorizontal();
     let j = i + 1;
-    while (j < text.length && isHorizontalSpace(text[j])) j++;
+    while (j < text.length && (isHorizontalSpace(text[j]) || isEmphasis(text[j]))) j++;
     const labelStart = j;
     while (j < text.length && isWordChar(text[j])) j++;
     labels.push(text.slice(labelStart, j));
-    // "INTENT: explore." — the period belongs to the token, not to the sentence before it.
-    if (j > labelStart && text[j] === ".") j++;
+    if (j > labelStart) {
+      // "INTENT: *explore*", "**INTENT: explore**": the closing emphasis belongs to the token too.
+      while (j < text.length && isEmphasis(text[j])) j++;
+      // "INTENT: explore." — the period belongs to the token, not to the sentence before it.
+      if (text[j] === ".") j++;
+    }
     after = true;
     i = j;
   }
