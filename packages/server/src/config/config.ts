@@ -85,6 +85,7 @@ export const SolConfigSchema = z
   .strip();
 
 export type SolConfigInput = z.input<typeof SolConfigSchema>;
+/** `production`: NODE_ENV is `production` in the sources or in the process environment. */
 export type SolConfig = Readonly<z.output<typeof SolConfigSchema>> & { readonly production: boolean };
 
 const KEYS = Object.keys(SolConfigSchema.shape) as (keyof z.input<typeof SolConfigSchema>)[];
@@ -159,5 +160,8 @@ export function loadConfig(
       details: [{ path: "SOL_ACTION_LEASE_MS" }, { path: "SOL_ACTION_TIMEOUT_MS" }],
     });
   }
-  return Object.freeze({ ...value, production: value.NODE_ENV === "production" });
+  // Fail-safe: a process running with NODE_ENV=production keeps every dev-only input path off
+  // (api.md §1) even when its configuration was built from explicit sources without the environment.
+  const production = value.NODE_ENV === "production" || process.env.NODE_ENV === "production";
+  return Object.freeze({ ...value, production });
 }
