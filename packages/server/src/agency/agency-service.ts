@@ -203,7 +203,6 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
         const state = await seeded(tenantId);
         const similar = hasSimilarRecent(state.recording, built.value, settings.similarityWindow);
         const outcome = recordThought(state.recording, built.value, { similar });
-        state.recording = outcome.state;
         let counters = state.counters;
         // Thoughts relayed from a model (source "llm") count as its calls; API thoughts do not.
         if (outcome.recorded.source === "llm") {
@@ -212,9 +211,13 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
             intent: outcome.recorded.metadata.extractedIntent ?? null,
           });
         }
-        state.counters = countRecording(counters, outcome);
+        counters = countRecording(counters, outcome);
         const decision = await convert(tenantId, outcome.recorded, nowMs);
         await persist(tenantId, outcome, decision);
+        // Only a stored thought enters the dedup history and the counters: a failed write leaves
+        // the session as it was, so a retry is judged against what really happened.
+        state.recording = outcome.state;
+        state.counters = counters;
         return {
           ok: true,
           value: {
@@ -242,13 +245,14 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
           events.emit("driveTick", { tenantId, fired: false, reason: decided.reason, nowMs });
           return { fired: false, reason: decided.reason };
         }
-        state.lastDriveTickMs = nowMs;
-        state.counters = incrementAgencyCounter(state.counters, "driveTicks");
         // Drive-tick thoughts are high novelty by contract: they bypass content dedup.
         const outcome = recordThought(state.recording, decided.thought, { similar: false });
-        state.recording = outcome.state;
         const decision = await convert(tenantId, outcome.recorded, nowMs);
         await persist(tenantId, outcome, decision);
+        // A tick counts, and starts the interval, only once its thought is stored (as for intake).
+        state.lastDriveTickMs = nowMs;
+        state.counters = incrementAgencyCounter(state.counters, "driveTicks");
+        state.recording = outcome.state;
         const task = decision.decision === "created" ? decision.task : undefined;
         events.emit("driveTick", {
           tenantId,
