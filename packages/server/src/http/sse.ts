@@ -5,6 +5,30 @@ export interface SseEvent {
   readonly data: unknown;
 }
 
+/** True for the first half of a UTF-16 surrogate pair (the second half follows it). */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/**
+ * Splits text into word-aligned pieces of about `size` UTF-16 units for streaming (never empty, order
+ * kept). A piece never ends between the two halves of a surrogate pair: a lone half is not Unicode,
+ * and clients that decode each event on its own (Python, Go, Rust) cannot put an emoji back together.
+ */
+export function splitForStream(text: string, size = 48): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest.length > size) {
+    const cut = rest.lastIndexOf(" ", size);
+    let at = cut > 0 ? cut + 1 : size;
+    if (isHighSurrogate(rest.charCodeAt(at - 1))) at = at > 1 ? at - 1 : at + 1;
+    pieces.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  if (rest !== "") pieces.push(rest);
+  return pieces;
+}
+
 /** Takes the reply over from Fastify and sends the event-stream head. */
 function startSse(reply: FastifyReply, headers: Record<string, string>) {
   reply.hijack();

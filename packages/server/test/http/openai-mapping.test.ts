@@ -3,12 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { mapErrorFor, mapErrorToHttp, mapErrorToOpenAi } from "../../src/http/error-mapping.js";
 import { ChatCompletionRequest } from "../../src/http/routes/openai-contracts.js";
-import {
-  splitForStream,
-  toChatCompletion,
-  toChunks,
-  toFacadeTurn,
-} from "../../src/http/routes/openai-mapping.js";
+import { toChatCompletion, toChunks, toFacadeTurn } from "../../src/http/routes/openai-mapping.js";
+import { splitForStream } from "../../src/http/sse.js";
 import { describeToolCalls, toolCallsOf } from "../../src/orchestrator/tool-calls.js";
 
 const ids = { requestId: "req-1", threadId: "th-1" };

@@ -3,21 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
 import type { AppDeps } from "../app-deps.js";
-import { writeSse } from "../sse.js";
-
-/** Splits text into word-aligned chunks for `delta` events. */
-function chunkText(text: string, size = 48): string[] {
-  const chunks: string[] = [];
-  let rest = text;
-  while (rest.length > size) {
-    const cut = rest.lastIndexOf(" ", size);
-    const at = cut > 0 ? cut + 1 : size;
-    chunks.push(rest.slice(0, at));
-    rest = rest.slice(at);
-  }
-  if (rest) chunks.push(rest);
-  return chunks;
-}
+import { splitForStream, writeSse } from "../sse.js";
 
 /**
  * The packet as idempotency compares it. Defaults are applied before hashing, so a field left out and
@@ -51,7 +37,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
       const wantsStream = (req.headers.accept ?? "").includes("text/event-stream");
       if (!wantsStream) return reply.code(200).send(outcome.response);
       // Deltas are released after validation: the drift protocol must see the whole reply before the user does.
-      const events = chunkText(outcome.response.assistant.content).map((text) => ({
+      const events = splitForStream(outcome.response.assistant.content).map((text) => ({
         event: "delta",
         data: { text },
       }));

@@ -2,6 +2,7 @@ import { PacketInput, type Result, type WindowMessage } from "@solserver/core";
 import { toolCallText } from "../../orchestrator/tool-calls.js";
 import type { TurnOutcome } from "../../orchestrator/turn-service.js";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
+import { splitForStream } from "../sse.js";
 import type {
   ChatCompletion,
   ChatCompletionChunk,
@@ -256,20 +257,6 @@ export function toChatCompletion(
     ],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
   };
-}
-
-/** Splits text into word-aligned pieces of about `size` characters (never empty, order kept). */
-export function splitForStream(text: string, size = 48): string[] {
-  const pieces: string[] = [];
-  let rest = text;
-  while (rest.length > size) {
-    const cut = rest.lastIndexOf(" ", size);
-    const at = cut > 0 ? cut + 1 : size;
-    pieces.push(rest.slice(0, at));
-    rest = rest.slice(at);
-  }
-  if (rest !== "") pieces.push(rest);
-  return pieces;
 }
 
 /**
