@@ -135,6 +135,15 @@ export function mapErrorToHttp(error: unknown): MappedError {
       return { status: 400, body: body("invalid_input", "The JSON body is empty.") };
     case "FST_ERR_BAD_URL":
       return { status: 400, body: body("invalid_input", "The URL path is not validly percent-encoded.") };
+    case "FST_ERR_MAX_PARAM_LENGTH":
+      // The router refuses an id far longer than any the API issues before a route can check it; the
+      // framework's 414 (not in api.md §2) echoed the whole URL under a 400's code.
+      return {
+        status: 400,
+        body: body("invalid_input", "Invalid request: check the path; an id in it is far too long.", [
+          { path: "path", message: "a path parameter is longer than the server accepts" },
+        ]),
+      };
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       return {
         status: 400,
