@@ -76,9 +76,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     // Requests that arrive while closing are refused below, in the error model of api.md §2.
     return503OnClosing: false,
     clientErrorHandler,
-    // Errors raised before routing (a badly encoded URL) answer in the error model of api.md §2 too.
-    frameworkErrors: (error, _req, reply) => {
-      const mapped = mapErrorFor(undefined, error);
+    // Errors raised before routing (a badly encoded URL, an over-long id) answer in the error model of
+    // api.md §2 too, or in OpenAI's under the facade's paths, like every other error there.
+    frameworkErrors: (error, req, reply) => {
+      const mapped = mapErrorFor(OPENAI_PATH.test(req.url) ? "openai" : undefined, error);
       return (reply as FastifyReply).code(mapped.status).send(mapped.body);
     },
   });

@@ -244,6 +244,21 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(other.json.error.type).toBeUndefined();
     });
 
+    it("answers URLs the router refuses under the facade's paths in OpenAI's error shape", async () => {
+      for (const [method, path] of [
+        ["GET", "/v1/models/%E0%A4%A"],
+        ["POST", "/v1/chat/completions/%E0%A4%A"],
+        ["GET", `/v1/models/${"m".repeat(3000)}`],
+      ] as const) {
+        const res = await srv.request(method, path);
+        expect(res.status, `${method} ${path.slice(0, 40)}`).toBe(400);
+        expect(res.json.error).toMatchObject({ type: "invalid_request_error", code: "invalid_input" });
+      }
+      const other = await srv.request("GET", "/v1/traces/%E0%A4%A");
+      expect(other.status).toBe(400);
+      expect(other.json.error.type).toBeUndefined();
+    });
+
     it("refuses tools with the offline provider (400 naming SOL_LLM=openai)", async () => {
       const err = (await thrown(() =>
         client.chat.completions.create({
