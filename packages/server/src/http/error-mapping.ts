@@ -98,6 +98,8 @@ export function mapErrorToHttp(error: unknown): MappedError {
     const retryAfter = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
     if (status === 429 && typeof retryAfter === "number")
       headers["retry-after"] = String(Math.ceil(retryAfter));
+    // RFC 9110 §11.6.1: a 401 names the scheme that would authenticate the request.
+    if (status === 401) headers["www-authenticate"] = 'Bearer realm="solserver"';
     // The provider refused the request itself (a 4xx that no retry fixes): say so, in the header
     // OpenAI-style clients read and in `details.retryable` (this project's SDK), or both retry every
     // 502 and repeat the refused call.
