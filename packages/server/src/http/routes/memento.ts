@@ -21,7 +21,7 @@ function parseIfMatch(header: string): "any" | number[] | null {
   const versions: number[] = [];
   for (const tag of tags) {
     // If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches.
-    const m = /^"v(\d+)"$/.exec(tag);
+    const m = /^"v(0|[1-9]\d*)"$/.exec(tag);
     if (m) versions.push(Number(m[1]));
   }
   return versions.length > 0 ? versions : null;
