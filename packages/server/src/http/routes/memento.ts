@@ -6,6 +6,9 @@ import type { AppDeps } from "../app-deps.js";
 
 const Params = z.object({ threadId: z.string().min(1).max(128) });
 
+/** Compare-and-swap attempts of one `If-Match: *` (or tag list) PUT that keeps losing to other writers. */
+const FLEXIBLE_MATCH_RETRIES = 8;
+
 /** The ETag of a stored memento version. */
 export function mementoEtag(version: number): string {
   return `"v${version}"`;
@@ -78,25 +81,24 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
       const ifMatch = req.headers["if-match"];
       const ifNoneMatch = req.headers["if-none-match"];
       let expected: number | null;
+      // `*` or several tags: the condition holds for whichever version is current, if it is one of them.
+      let matches: "any" | number[] | null = null;
       if (typeof ifMatch === "string" && ifMatch.length > 0) {
-        const matches = parseIfMatch(ifMatch);
+        matches = parseIfMatch(ifMatch);
         if (matches === null)
           throw new SolError("precondition_failed", "If-Match does not name a current version.");
         const [only, ...others] = matches === "any" ? [] : matches;
         if (only !== undefined && others.length === 0) {
           expected = only;
+          matches = null;
         } else {
-          // `*` or several tags: whichever version is current, if it is one of them (the write is
-          // still a compare-and-swap on that version).
           const current = await deps.store.mementos.get(req.tenantId, threadId);
           if (current === null) throw noCurrentVersion(threadId);
           if (matches !== "any" && !matches.includes(current.version)) {
             throw new SolError(
               "precondition_failed",
               "The memento changed since those ETags; GET it again and retry.",
-              {
-                details: { currentEtag: mementoEtag(current.version) },
-              },
+              { details: { currentEtag: mementoEtag(current.version) } },
             );
           }
           expected = current.version;
@@ -110,13 +112,22 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
         );
       }
       const now = new Date().toISOString();
-      const result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
+      let result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
+      // The write is a compare-and-swap on one version. When a turn or another PUT moved the memento
+      // on in between, `*` (or a list naming the new version) still holds: swap again on the new one.
+      for (let retry = 0; !result.ok && matches !== null && retry < FLEXIBLE_MATCH_RETRIES; retry += 1) {
+        const current = result.currentVersion;
+        if (current === null || (matches !== "any" && !matches.includes(current))) break;
+        result = await deps.store.mementos.put(req.tenantId, threadId, req.body, current, now);
+      }
       // If-Match with nothing stored (or another tenant's thread): not found.
       if (!result.ok && expected !== null && result.currentVersion === null) throw noCurrentVersion(threadId);
       if (!result.ok) {
         throw new SolError(
           "precondition_failed",
-          "The memento changed since that ETag; GET it again and retry.",
+          matches === null
+            ? "The memento changed since that ETag; GET it again and retry."
+            : "The memento changed since those ETags; GET it again and retry.",
           {
             details: {
               currentEtag: result.currentVersion === null ? null : mementoEtag(result.currentVersion),
