@@ -106,6 +106,8 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
   },
 
   async keyword_match(ctx) {
+    // The spec's handler: no keyword in the (possibly rewritten) input, nothing to inject or record.
+    if (ctx.matches.length === 0) return { continue: true };
     const { found, trace } = await contextsFor(
       ctx,
       ctx.matches.flatMap((hit) => hit.contextIds),

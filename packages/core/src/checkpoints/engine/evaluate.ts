@@ -123,18 +123,32 @@ export async function evaluateEvent(
   });
 
   // Keyword scans are shared by every keyword trigger and cached by input hash.
-  let scanned: ReadonlyMap<string, KeywordRuleHit> | undefined;
-  const scan = (): ReadonlyMap<string, KeywordRuleHit> => {
-    if (scanned) return scanned;
-    const text = input ?? "";
+  const scanText = (text: string): ReadonlyMap<string, KeywordRuleHit> => {
     const key = checkpointCacheKey.keyword(hashString(text));
     const cached = deps.caches.keywords.get(key) as ReadonlyMap<string, KeywordRuleHit> | undefined;
-    scanned = cached ?? deps.compiled.keywordIndex.scan(text);
-    if (!cached) deps.caches.keywords.set(key, scanned);
+    if (cached) return cached;
+    const found = deps.compiled.keywordIndex.scan(text);
+    deps.caches.keywords.set(key, found);
+    return found;
+  };
+  let scanned: ReadonlyMap<string, KeywordRuleHit> | undefined;
+  const scan = (): ReadonlyMap<string, KeywordRuleHit> => {
+    scanned ??= scanText(input ?? "");
     return scanned;
   };
 
   const fired = new Set(work.firedPatterns);
+  // Triggers are chosen on the event's input, but a handler reads the input as rewritten so far (the
+  // spec's keyword handler matches `ctx.input.content`): once an earlier handler's `modifiedInput`
+  // changed it, a keyword trigger's matches are those of its rules in the rewritten text.
+  const hitsIn = (trigger: CompiledTrigger, original: KeywordRuleHit[], text: string | undefined) => {
+    if (trigger.rules.length === 0 || text === event.input || text === undefined) return original;
+    const found = scanText(text);
+    return trigger.rules.flatMap((rule) => {
+      const hit = found.get(rule.id);
+      return hit && !(rule.oncePerSession && fired.has(rule.id)) ? [hit] : [];
+    });
+  };
   const queue = await collectTriggered(deps.compiled.triggers, {
     event,
     work,
@@ -202,6 +216,7 @@ export async function evaluateEvent(
     }
     firedList.push({ type: trigger.type, priority: trigger.priority });
     const before = traceEvents.length;
+    const matched = hitsIn(trigger, hits, input);
     const { results, failed } = await runChain(
       trigger,
       (currentInput) => {
@@ -221,7 +236,7 @@ export async function evaluateEvent(
             condition: trigger.condition,
             events: trigger.events,
           },
-          matches: hits,
+          matches: currentInput === input ? matched : hitsIn(trigger, hits, currentInput),
           options: trigger.options,
           config,
           cache: deps.caches,
@@ -268,7 +283,7 @@ export async function evaluateEvent(
     if (!trigger.builtin && traceEvents.length === before) {
       trace(trigger, "custom_checkpoint", { continue: !blocked });
     }
-    for (const hit of hits) {
+    for (const hit of matched) {
       const rule = trigger.rules.find((r) => r.id === hit.ruleId);
       if (rule?.oncePerSession && !fired.has(rule.id)) {
         fired.add(rule.id);
