@@ -1,7 +1,7 @@
 import { SolError } from "../../errors.js";
 import type { Result } from "../../result.js";
 import { compileSafeRegex, type SafeRegex } from "../regex/index.js";
-import { foldAstralText } from "../text/fold.js";
+import { foldAstralText, foldText } from "../text/fold.js";
 import { fuzzyFind, prepareFuzzyInput } from "./fuzzy.js";
 import { createKeywordMatcher, type KeywordMatcher, resultFromPositions } from "./keyword-matcher.js";
 import {
@@ -88,8 +88,10 @@ export function cachedSafeRegex(pattern: string, caseSensitive: boolean): Result
 
 /**
  * The text a `cachedSafeRegex` pattern searches (compute it once per input and case setting, not per
- * pattern). Like the spec's `input.toLowerCase()`, astral letters are folded when matching ignores
- * case: a regex without the `u` flag sees them as two unrelated units.
+ * pattern). When matching ignores case it is the spec's `input.toLowerCase()` with every index kept
+ * (`foldText`): the `i` flag alone is not the same, since some letters lower-case into another case
+ * class (K KELVIN SIGN to k, ϴ to θ, ẞ to ß), and a regex without the `u` flag sees astral letters as
+ * two unrelated units.
  */
 export function regexSubject(input: string, caseSensitive: boolean): string {
   if (caseSensitive) return input;
@@ -97,7 +99,7 @@ export function regexSubject(input: string, caseSensitive: boolean): string {
   // units keep a surrogate pair there whole, and a longer input stays longer than maxScanInput, so
   // `$` still holds nowhere in what is scanned.
   const cut = KEYWORD_LIMITS.maxScanInput + 2;
-  return foldAstralText(input.length > cut ? input.slice(0, cut) : input);
+  return foldText(input.length > cut ? input.slice(0, cut) : input);
 }
 
 /**
