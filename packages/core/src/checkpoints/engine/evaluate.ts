@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator } from "../../ports/clock.js";
+import { sha256Hex } from "../../prompt/sha256.js";
 import type { Atlas, CheckpointConfig } from "../atlas/schema.js";
 import { type CheckpointCaches, checkpointCacheKey } from "../cache.js";
 import type {
@@ -61,9 +62,13 @@ export interface EvaluationDeps {
   checkPolicy(action: CheckpointAction, sessionId: string): Promise<CheckpointPolicyDecision>;
 }
 
-/** Identifies one concrete action (type and params) for grants, pending lists and the policy cache. */
+/**
+ * Identifies one concrete action (type and params) for grants, pending lists and the policy cache.
+ * The params are bound by SHA-256, as the permission gate binds an approval to its payload: the agent
+ * chooses them, and a 64-bit non-cryptographic hash lets it craft other params under an approval.
+ */
 export function actionKeyOf(action: CheckpointAction): string {
-  return `${action.type}#${hashString(canonicalJson(action.params ?? {}))}`;
+  return `${action.type}#${sha256Hex(canonicalJson(action.params ?? {}))}`;
 }
 
 /** A thrown value as a short message. */
