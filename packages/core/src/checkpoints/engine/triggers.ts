@@ -55,7 +55,7 @@ export function compileTriggers(
   const rules: KeywordRule[] = [];
   const add = (
     trigger: Omit<CompiledTrigger, "rules" | "contextIds" | "handlers" | "options" | "gate"> &
-      Partial<Pick<CompiledTrigger, "rules" | "contextIds" | "options" | "gate">>,
+      Partial<Pick<CompiledTrigger, "rules" | "contextIds" | "handlers" | "options" | "gate">>,
   ): void => {
     triggers.push({
       rules: [],
@@ -63,7 +63,7 @@ export function compileTriggers(
       options: {},
       gate: false,
       ...trigger,
-      handlers: registry.handlersFor(trigger.type),
+      handlers: trigger.handlers ?? registry.handlersFor(trigger.type),
     });
     rules.push(...(trigger.rules ?? []));
   };
@@ -94,15 +94,20 @@ export function compileTriggers(
   if (config.action_pre.enabled) {
     const entries = Object.entries(config.action_pre.actions);
     const gated = entries.filter(([, e]) => e.require_policy_check || e.require_confirmation).map(([p]) => p);
-    if (gated.length > 0) {
+    // Handlers plugins add to action_pre run once per action, in the policy stage: they may block (the
+    // spec's external validation), so like the policy check they run before the action's context and
+    // no budget skips them. The context stage and the blocks' own action triggers do not run them.
+    const pluginHandlers = registry.handlersFor("action_pre");
+    if (gated.length > 0 || pluginHandlers.length > 0) {
       add({
         id: "action_pre:policy",
         type: "action_pre",
         builtin: "action_pre_policy",
         priority: CHECKPOINT_PRIORITIES.action_pre_policy,
-        condition: { type: "action", actions: gated },
+        condition: pluginHandlers.length > 0 ? always : { type: "action", actions: gated },
         events: ["action_pre"],
         gate: true,
+        handlers: pluginHandlers,
       });
     }
     // Every action gets the context stage, listed or not: it records the spec's action_attempted.
@@ -114,6 +119,7 @@ export function compileTriggers(
       priority: CHECKPOINT_PRIORITIES.action_pre,
       condition: always,
       events: ["action_pre"],
+      handlers: [],
     });
   }
   if (config.error_occurred.enabled) {
@@ -192,6 +198,7 @@ export function compileTriggers(
         condition: { type: "action", actions: cfg.actions },
         events: ["action_pre"],
         contextIds: [block.context_id],
+        handlers: [],
       });
     }
   }
