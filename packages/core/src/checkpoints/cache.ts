@@ -60,6 +60,9 @@ export interface CheckpointCaches {
   clear(): void;
 }
 
+/** `ContextCache` of cra-checkpoint-system.md (a handler's `ctx.cache`): the checkpoint caches. */
+export type ContextCache = CheckpointCaches;
+
 export interface CheckpointCacheOptions {
   readonly clock: Clock;
   readonly contextTtlSeconds: number;

@@ -1,5 +1,10 @@
 export * from "./atlas/index.js";
-export type { CheckpointCacheNamespace, CheckpointCacheOptions, CheckpointCaches } from "./cache.js";
+export type {
+  CheckpointCacheNamespace,
+  CheckpointCacheOptions,
+  CheckpointCaches,
+  ContextCache,
+} from "./cache.js";
 export { CHECKPOINT_CACHE_NAMESPACES, checkpointCacheKey, createCheckpointCaches } from "./cache.js";
 export * from "./contracts.js";
 export * from "./engine/index.js";

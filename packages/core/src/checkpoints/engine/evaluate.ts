@@ -22,6 +22,7 @@ import { actionAttempted, actionConfigFor } from "./action-attempt.js";
 import { type BuiltinContext, runBuiltin } from "./builtin-handlers.js";
 import { collectTriggered } from "./conditions.js";
 import { toActionNeeded } from "./confirmation.js";
+import { createCraClient } from "./cra-client.js";
 import { applyEventCounters } from "./session-counters.js";
 import type { CheckpointTraceSink } from "./trace.js";
 import type { CompiledTrigger, CompiledTriggers } from "./triggers.js";
@@ -122,7 +123,7 @@ export async function evaluateEvent(
     ...(action ? { action } : {}),
     ...(riskTier ? { riskTier } : {}),
     // `id` is the spec's name for the session id (its handlers read `ctx.session.id`).
-    session: { ...work, id: work.sessionId },
+    session: { ...work, id: work.sessionId, atlasConfig: config },
     nowMs,
     atlas,
   });
@@ -141,6 +142,13 @@ export async function evaluateEvent(
     scanned ??= scanText(input ?? "");
     return scanned;
   };
+
+  const client = createCraClient({
+    atlas,
+    config,
+    getContexts: deps.getContexts,
+    checkPolicy: (a) => deps.checkPolicy(a, work.sessionId),
+  });
 
   const fired = new Set(work.firedPatterns);
   // Triggers are chosen on the event's input, but a handler reads the input as rewritten so far (the
@@ -246,6 +254,7 @@ export async function evaluateEvent(
           config,
           cache: deps.caches,
           caches: deps.caches,
+          client,
           getContexts: deps.getContexts,
           checkPolicy: (a) => deps.checkPolicy(a, work.sessionId),
         };

@@ -1,3 +1,5 @@
+export type { CRAClient, CraContext, RequestContextOptions } from "./cra-client.js";
+export { createCraClient } from "./cra-client.js";
 export * from "./create-engine.js";
 export type { CheckpointBudget } from "./evaluate.js";
 export { createAtlasPolicyChecker } from "./policy.js";

@@ -14,6 +14,16 @@ import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
 import type { RiskTier } from "../risk.js";
 import type { CheckpointSessionState } from "../session.js";
 import type { CheckpointEventType } from "../types.js";
+import type { CRAClient } from "./cra-client.js";
+
+/**
+ * `SessionState` of cra-checkpoint-system.md: the session as it stands, with the spec's `id` (the
+ * same as `sessionId`) and `atlasConfig` (the atlas's checkpoint_config in effect).
+ */
+export type SessionState = Readonly<CheckpointSessionState> & {
+  readonly id: string;
+  readonly atlasConfig: CheckpointConfig;
+};
 
 /** What a custom evaluator and every handler can see about the event being evaluated. */
 export interface EvalContext {
@@ -24,7 +34,7 @@ export interface EvalContext {
   /** `detectRiskTier` of the action, when the event carries one. */
   readonly riskTier?: RiskTier;
   /** The session as it stands; `id` repeats `sessionId` under the spec's name. */
-  readonly session: Readonly<CheckpointSessionState> & { readonly id: string };
+  readonly session: SessionState;
   readonly nowMs: number;
   readonly atlas: Atlas;
 }
@@ -102,6 +112,8 @@ export interface CheckpointContext extends Omit<EvalContext, "input"> {
   readonly cache: CheckpointCaches;
   /** The same caches under their older name. */
   readonly caches: CheckpointCaches;
+  /** The spec's `client: CRAClient`: `requestContext`, `getContexts` (as `{ id, content }`), `checkPolicy`. */
+  readonly client: CRAClient;
   /** Looks context blocks up (cached for `context_ttl_seconds`). */
   getContexts(ids: readonly string[]): Promise<ResolvedContextBlocks>;
   /** The policy decision for an action (cached for `policy_ttl_seconds` by action and params). */
