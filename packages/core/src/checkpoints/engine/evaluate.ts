@@ -19,21 +19,19 @@ import {
 } from "../session.js";
 import { canonicalJson, hashString } from "../text/hash.js";
 import { actionAttempted, actionConfigFor } from "./action-attempt.js";
-import { type BuiltinContext, runBuiltin } from "./builtin-handlers.js";
 import { collectTriggered } from "./conditions.js";
 import { toActionNeeded } from "./confirmation.js";
 import { createCraClient } from "./cra-client.js";
+import { errorText, runChain } from "./run-chain.js";
 import { applyEventCounters } from "./session-counters.js";
 import type { CheckpointTraceSink } from "./trace.js";
 import type { CompiledTrigger, CompiledTriggers } from "./triggers.js";
-import {
-  type CheckpointConfirmationRequest,
-  type CheckpointContext,
-  CheckpointResult,
-  type CheckpointResultParsed,
-  type EvalContext,
-  type KeywordRuleHit,
-  type ResolvedContextBlocks,
+import type {
+  CheckpointConfirmationRequest,
+  CheckpointContext,
+  EvalContext,
+  KeywordRuleHit,
+  ResolvedContextBlocks,
 } from "./types.js";
 
 /** Checkpoint budgets in effect (cra-checkpoint-system.md "Checkpoint Budgets"). */
@@ -71,10 +69,6 @@ export interface EvaluationDeps {
 export function actionKeyOf(action: CheckpointAction): string {
   return `${action.type}#${sha256Hex(canonicalJson(action.params ?? {}))}`;
 }
-
-/** A thrown value as a short message. */
-export const errorText = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /** Evaluates one event for one session; commits the session state only when everything succeeded. */
 export async function evaluateEvent(
@@ -371,41 +365,4 @@ export async function evaluateEvent(
   for (const key of Object.keys(session)) delete (session as Record<string, unknown>)[key];
   Object.assign(session, work);
   return result;
-}
-
-async function runChain(
-  trigger: CompiledTrigger,
-  makeCtx: (input: string | undefined) => BuiltinContext,
-  input: string | undefined,
-  onFailure: (error: string) => void,
-): Promise<{ results: CheckpointResultParsed[]; failed: boolean }> {
-  const results: CheckpointResultParsed[] = [];
-  let failed = false;
-  let current = input;
-  const steps: ((ctx: BuiltinContext) => unknown)[] = [
-    ...(trigger.builtin
-      ? [(ctx: BuiltinContext) => runBuiltin(trigger.builtin as NonNullable<typeof trigger.builtin>, ctx)]
-      : []),
-    ...trigger.handlers.map((h) => (ctx: BuiltinContext) => h.handle(ctx)),
-  ];
-  for (const step of steps) {
-    let raw: unknown;
-    try {
-      raw = await step(makeCtx(current));
-    } catch (error) {
-      onFailure(errorText(error));
-      failed = true;
-      break;
-    }
-    const parsed = CheckpointResult.safeParse(raw);
-    if (!parsed.success) {
-      onFailure(`invalid handler result: ${parsed.error.issues[0]?.message ?? "unknown"}`);
-      failed = true;
-      break;
-    }
-    results.push(parsed.data);
-    if (parsed.data.modifiedInput !== undefined) current = parsed.data.modifiedInput;
-    if (!parsed.data.continue) break;
-  }
-  return { results, failed };
 }
