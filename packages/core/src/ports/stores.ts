@@ -98,6 +98,11 @@ export interface ThreadStats {
   readonly churnTokens: number;
   /** The drift outcome of the thread's last turn; null when none was recorded. */
   readonly lastDrift: TurnDrift | null;
+  /**
+   * The thread's known domain tags (routing step 1): the domain flags of its last turn that had any,
+   * so a turn without flags ("thanks", another mode) does not forget them. Empty when none yet.
+   */
+  readonly domainTags: readonly string[];
 }
 
 /** What a committed turn adds to its thread's stats beyond the message count and mode. */
@@ -107,6 +112,8 @@ export interface TurnStatsUpdate {
   /** The turn injected a checkpoint capsule: the churn count starts again at 0 (`tokens` ignored). */
   readonly checkpointed: boolean;
   readonly drift: TurnDrift;
+  /** The turn's ModeDecision domain flags; none (or empty) keeps the thread's known domain tags. */
+  readonly domainFlags?: readonly string[];
 }
 
 export interface MessageStore {

@@ -314,6 +314,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       userMessage: message,
       assistantMessage: assistantContent,
       checkpointNeeded: modeDecision.checkpointNeeded,
+      domainFlags: modeDecision.domainFlags,
       contextOff,
       gen,
     });

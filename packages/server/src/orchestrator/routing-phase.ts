@@ -6,6 +6,7 @@ import {
   type LlmResponse,
   type ModeDecision,
   type PacketInput,
+  type RouterThread,
   SolError,
 } from "@solserver/core";
 import { refuseUnlessAnyRoutingFits } from "./input-budget.js";
@@ -33,12 +34,17 @@ export async function decideMode(args: {
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
 }): Promise<ModeDecision> {
   const { engines, packet, messageCount, signals } = args;
-  const { previousModeLabel } = signals;
+  const { previousModeLabel, domainTags } = signals;
   const routed = await routeTurn({
     engines,
     provider: args.provider,
     message: packet.message,
-    thread: { ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}), messageCount },
+    // Step 1's thread metadata: the last mode label and the thread's known domain tags.
+    thread: {
+      ...(previousModeLabel ? { lastModeLabel: previousModeLabel } : {}),
+      ...(domainTags.length > 0 ? { domainTags: [...domainTags] } : {}),
+      messageCount,
+    },
     trace: args.trace,
     onCall: args.onCall,
     timeoutMs: packet.budgets?.timeoutMs,
@@ -84,7 +90,7 @@ export async function routeTurn(args: {
   readonly engines: TurnEngines;
   readonly provider: LlmProvider;
   readonly message: string;
-  readonly thread: { readonly lastModeLabel?: string; readonly messageCount?: number };
+  readonly thread: RouterThread;
   readonly trace: TraceBuffer;
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
   /** budgets.timeoutMs: caps the selector call like every other model call of the turn. */

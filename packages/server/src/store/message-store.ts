@@ -24,7 +24,7 @@ const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limi
 const selectThreadStats = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .selectFrom("thread_stats")
-    .select(["message_count as n", "last_mode_label", "churn_tokens", "last_drift"])
+    .select(["message_count as n", "last_mode_label", "churn_tokens", "last_drift", "domain_tags"])
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId),
 );
@@ -40,7 +40,7 @@ const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) 
 
 // `carry` is 1 to add `tokens` to the churn, 0 to set it to them (a checkpoint passes 0 tokens, so
 // the churn restarts at 0): a value rather than a branch, so the statement keeps one shape. A null
-// drift keeps the stored one.
+// drift keeps the stored one, and so do null domain tags (a turn without domain flags).
 const addToThreadStats = preparedQuery(
   (
     db,
@@ -51,6 +51,7 @@ const addToThreadStats = preparedQuery(
     tokens: number,
     carry: number,
     lastDrift: string | null,
+    domainTags: string | null,
   ) =>
     db
       .insertInto("thread_stats")
@@ -61,6 +62,7 @@ const addToThreadStats = preparedQuery(
         last_mode_label: lastModeLabel,
         churn_tokens: tokens,
         last_drift: lastDrift,
+        domain_tags: domainTags,
       })
       .onConflict((oc) =>
         oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
@@ -68,6 +70,7 @@ const addToThreadStats = preparedQuery(
           last_mode_label: eb.fn.coalesce("excluded.last_mode_label", "thread_stats.last_mode_label"),
           churn_tokens: eb("excluded.churn_tokens", "+", eb("thread_stats.churn_tokens", "*", carry)),
           last_drift: eb.fn.coalesce("excluded.last_drift", "thread_stats.last_drift"),
+          domain_tags: eb.fn.coalesce("excluded.domain_tags", "thread_stats.domain_tags"),
         })),
       ),
 );
@@ -136,10 +139,12 @@ export async function insertMessages(
     added.set(key, entry);
   }
   const drift = turn === undefined ? null : JSON.stringify(turn.drift);
+  const domainTags = turn?.domainFlags?.length ? JSON.stringify([...new Set(turn.domainFlags)]) : null;
   for (const { tenantId, threadId, n, mode } of added.values()) {
     // A checkpoint turn's own exchange came with its capsule: churn counts only the turns after it.
     const tokens = turn === undefined || turn.checkpointed ? 0 : Math.max(0, Math.round(turn.tokens));
-    await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, turn?.checkpointed ? 0 : 1, drift);
+    const carry = turn?.checkpointed ? 0 : 1;
+    await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, carry, drift, domainTags);
   }
 }
 
@@ -152,6 +157,7 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
       lastModeLabel: row?.last_mode_label ?? null,
       churnTokens: toNumber(row?.churn_tokens ?? 0),
       lastDrift: decodeTurnDrift(row?.last_drift ?? null),
+      domainTags: decodeDomainTags(row?.domain_tags ?? null),
     };
   };
   return {
@@ -204,4 +210,15 @@ function decodeTurnDrift(text: string | null): TurnDrift | null {
     passed: v.passed !== false,
     violations,
   };
+}
+
+/** Stored domain tags; none for null, or for text this code did not write. */
+function decodeDomainTags(text: string | null): string[] {
+  if (text === null) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((t): t is string => typeof t === "string" && t !== "") : [];
+  } catch {
+    return [];
+  }
 }

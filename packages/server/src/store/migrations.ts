@@ -8,6 +8,7 @@ import { v6AgencyTasksThoughts } from "./migrations/v6-agency-tasks-thoughts.js"
 import { v7ThreadStats } from "./migrations/v7-thread-stats.js";
 import { v8ThreadLastMode } from "./migrations/v8-thread-last-mode.js";
 import { v9ThreadChurnDrift } from "./migrations/v9-thread-churn-drift.js";
+import { v10ThreadDomainTags } from "./migrations/v10-thread-domain-tags.js";
 
 export type { Migration } from "./migrations/ddl.js";
 
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v7ThreadStats,
   v8ThreadLastMode,
   v9ThreadChurnDrift,
+  v10ThreadDomainTags,
 ]);

@@ -62,6 +62,8 @@ export interface ThreadStatsTable {
   churn_tokens: number;
   /** The last turn's TurnDrift as JSON text; null when none was recorded (v9). */
   last_drift: string | null;
+  /** The thread's known domain tags, a JSON array of strings; null when none yet (v10). */
+  domain_tags: string | null;
 }
 
 export interface MementosTable {

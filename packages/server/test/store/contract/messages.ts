@@ -51,12 +51,14 @@ export function messageContract(harness: Harness): void {
         lastModeLabel: "companion",
         churnTokens: 0,
         lastDrift: null,
+        domainTags: [],
       });
       expect(await store.messages.threadStats(T, "nothing")).toEqual({
         messageCount: 0,
         lastModeLabel: null,
         churnTokens: 0,
         lastDrift: null,
+        domainTags: [],
       });
       expect(await store.messages.hasMessage(T, "u-th-r0")).toBe(true);
       expect(await store.messages.hasMessage(T, "a-other-r0")).toBe(true);
@@ -94,6 +96,28 @@ export function messageContract(harness: Harness): void {
         [10, 4, calm],
       ]);
       expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
+    });
+
+    it("thread stats keep the domain flags of the last turn that had any", async () => {
+      const store = await harness.open();
+      const calm = { flare: false, regenerated: false, passed: true, violations: [] };
+      const turns: CommitTurnInput["threadStats"][] = [
+        { tokens: 1, checkpointed: false, drift: calm, domainFlags: ["finance", "finance"] },
+        { tokens: 1, checkpointed: false, drift: calm, domainFlags: [] },
+        { tokens: 1, checkpointed: false, drift: calm },
+        undefined,
+        { tokens: 1, checkpointed: true, drift: calm, domainFlags: ["legal", "finance"] },
+      ];
+      const seen: (readonly string[])[] = [];
+      for (const [turn, threadStats] of turns.entries()) {
+        const requestId = `tags-r${turn}`;
+        await store.transmissions.claim(claimInput(T, requestId, { threadId: "tags" }));
+        const input = turnInput(T, requestId, turn, { threadId: "tags" });
+        expect((await store.commitTurn(threadStats ? { ...input, threadStats } : input)).ok).toBe(true);
+        seen.push((await store.messages.threadStats(T, "tags")).domainTags);
+      }
+      expect(seen).toEqual([["finance"], ["finance"], ["finance"], ["finance"], ["legal", "finance"]]);
+      expect((await store.messages.threadStats("tenant-b", "tags")).domainTags).toEqual([]);
     });
 
     it("rejects a negative or fractional limit", async () => {

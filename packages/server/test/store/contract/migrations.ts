@@ -125,12 +125,14 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
         lastModeLabel: "companion",
         churnTokens: 0,
         lastDrift: null,
+        domainTags: [],
       });
       expect(await store.messages.threadStats("t8", "quiet")).toEqual({
         messageCount: 1,
         lastModeLabel: null,
         churnTokens: 0,
         lastDrift: null,
+        domainTags: [],
       });
     });
 
