@@ -21,7 +21,7 @@ export function ChipPending({ action }: { action: ActionNeeded }) {
 export function ChipSucceeded({ action, chip }: { action: ActionNeeded; chip: ChipState }) {
   return (
     <>
-      <p class="chip-done" role="status">
+      <p class="chip-done" role="status" title={`Done: ${chip.receipt}`}>
         Done: {chip.receipt}
       </p>
       <span class="pill pill-ok">
@@ -43,7 +43,7 @@ export function ChipFailed({ action, chip, onRetry, onDismiss }: ChipFailedProps
   return (
     <>
       <ChipHeader label={action.action_label} />
-      <p class="chip-failed" role="alert">
+      <p class="chip-failed" role="alert" title={`Failed: ${chip.reason}`}>
         Failed: {chip.reason}
       </p>
       <div class="chip-actions">

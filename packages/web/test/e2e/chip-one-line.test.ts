@@ -1,0 +1,79 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../../../server/test/support/test-server.js";
+import { launchChromium } from "./support/browser.js";
+import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
+import { startWebServer } from "./support/web-server.js";
+
+// breakpoint-chip-permission-gate.md: state D shows "Done: <OutcomeSummary> (one line)", state E
+// "Failed: <ShortReason> (one line, human)", however long the server's text is; the whole text stays
+// in the accessible name and the tooltip.
+
+const LONG =
+  "Reminder created: Call the bank about the mortgage renewal paperwork and ask about the fixed-rate options for the next five years (due Tue 1 Jan 2030, 09:00 UTC)";
+
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startWebServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Answers every execute request with `outcome` instead of running the action. */
+async function answerExecute(page: Page, outcome: Record<string, unknown>): Promise<void> {
+  await page.route("**/v1/actions/execute", async (route) => {
+    const body = route.request().postDataJSON() as { action_id: string };
+    await route.fulfill({ json: { action_id: body.action_id, ...outcome } });
+  });
+}
+
+async function lines(line: Locator): Promise<number> {
+  return line.evaluate((el) => {
+    const height = el.getBoundingClientRect().height;
+    return Math.round(height / Number.parseFloat(getComputedStyle(el).lineHeight));
+  });
+}
+
+async function approveReminder(page: Page): Promise<Locator> {
+  await sendMessage(page, "remind me to call the bank tomorrow at 9");
+  const chip = assistantMessage(page).locator("fieldset.chip");
+  await chip.getByRole("button", { name: "Approve", exact: true }).click();
+  return chip;
+}
+
+describe("Breakpoint Chip outcome lines", () => {
+  it("shows a long receipt as one Done line, the whole text in its title", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    await page.setViewportSize({ width: 420, height: 800 });
+    await answerExecute(page, { status: "succeeded", receipt: { summary: LONG } });
+    const chip = await approveReminder(page);
+    const done = chip.locator(".chip-done");
+    await done.waitFor();
+    expect(await lines(done)).toBe(1);
+    expect(await done.getAttribute("title")).toBe(`Done: ${LONG}`);
+    expect(await done.textContent()).toBe(`Done: ${LONG}`);
+    // The cut line keeps the receipt inside its message rather than widening it past the bubble.
+    const chipBox = await chip.boundingBox();
+    const messageBox = await assistantMessage(page).boundingBox();
+    expect(chipBox!.x + chipBox!.width).toBeLessThanOrEqual(messageBox!.x + messageBox!.width);
+    await context.close();
+  });
+
+  it("shows a long failure reason as one Failed line", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    await page.setViewportSize({ width: 420, height: 800 });
+    await answerExecute(page, { status: "failed", error: { reason: LONG } });
+    const chip = await approveReminder(page);
+    const failed = chip.locator(".chip-failed");
+    await failed.waitFor();
+    expect(await lines(failed)).toBe(1);
+    expect(await failed.getAttribute("title")).toBe(`Failed: ${LONG}`);
+    await context.close();
+  });
+});
