@@ -5,9 +5,9 @@ import { launchChromium } from "./support/browser.js";
 import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
 import { startWebServer } from "./support/web-server.js";
 
-// breakpoint-chip-permission-gate.md: state D shows "Done: <OutcomeSummary> (one line)", state E
-// "Failed: <ShortReason> (one line, human)", however long the server's text is; the whole text stays
-// in the accessible name and the tooltip.
+// breakpoint-chip-permission-gate.md, layout rules: state D shows "Done: <OutcomeSummary> (one
+// line)" and state E "Failed: <ShortReason> (one line, human)", however long the server's text is
+// (the whole text stays in the accessible name and the tooltip); expanded details are 6-10 lines.
 
 const LONG =
   "Reminder created: Call the bank about the mortgage renewal paperwork and ask about the fixed-rate options for the next five years (due Tue 1 Jan 2030, 09:00 UTC)";
@@ -74,6 +74,24 @@ describe("Breakpoint Chip outcome lines", () => {
     await failed.waitFor();
     expect(await lines(failed)).toBe(1);
     expect(await failed.getAttribute("title")).toBe(`Failed: ${LONG}`);
+    await context.close();
+  });
+});
+
+describe("Breakpoint Chip details", () => {
+  it("keeps the expanded details within ten lines (spec: max height 6-10 lines)", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    await sendMessage(page, "remind me to call the bank tomorrow at 9");
+    const chip = assistantMessage(page).locator("fieldset.chip");
+    await chip.getByRole("button", { name: "Details", exact: true }).click();
+    const details = chip.locator(".chip-details");
+    await details.waitFor();
+    const maxLines = await details.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return Number.parseFloat(style.maxHeight) / Number.parseFloat(style.lineHeight);
+    });
+    expect(maxLines).toBeGreaterThanOrEqual(6);
+    expect(maxLines).toBeLessThanOrEqual(10);
     await context.close();
   });
 });
