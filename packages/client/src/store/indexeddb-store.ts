@@ -1,6 +1,7 @@
 import type { Issue } from "@solserver/core";
 import { SolError } from "@solserver/core";
 import type { QueueSnapshot } from "../records.js";
+import { mergeQueueSnapshots } from "./merge-snapshots.js";
 import type { QueueStore } from "./queue-store.js";
 import { migrateQueueSnapshot, UNSUPPORTED_FORMAT } from "./snapshot-format.js";
 
@@ -31,7 +32,10 @@ function committed(tx: IDBTransaction): Promise<void> {
   });
 }
 
-/** Browser store: the whole snapshot is one record, replaced in one strict-durability transaction. */
+/**
+ * Browser store: the whole snapshot is one record, written in one strict-durability transaction and
+ * merged with the records other tabs of the origin stored there.
+ */
 export class IndexedDbQueueStore implements QueueStore {
   private readonly options: Required<Omit<IndexedDbQueueStoreOptions, "onCorrupt" | "indexedDB">> &
     IndexedDbQueueStoreOptions;
@@ -63,12 +67,22 @@ export class IndexedDbQueueStore implements QueueStore {
     return null;
   }
 
-  /** Replaces the stored snapshot; resolves once the transaction committed. */
+  /**
+   * Stores the snapshot, merged with what is stored (see mergeQueueSnapshots): every tab of an origin
+   * shares this record, and a tab must not drop the messages another one queued. Read and write are
+   * one transaction, so tabs saving at once are applied one after the other. Resolves once committed.
+   */
   async save(snapshot: QueueSnapshot): Promise<void> {
     const db = await this.open();
     const { storeName, key } = this.options;
     const tx = db.transaction(storeName, "readwrite", { durability: "strict" });
-    tx.objectStore(storeName).put(snapshot, key);
+    const store = tx.objectStore(storeName);
+    const read = store.get(key);
+    read.onsuccess = () => {
+      // Stored data this SDK cannot read (corrupt, or a newer format) is not merged into.
+      const current = read.result === undefined ? null : migrateQueueSnapshot(read.result);
+      store.put(current?.ok ? mergeQueueSnapshots(current.value, snapshot) : snapshot, key);
+    };
     await committed(tx);
   }
 
