@@ -11,8 +11,10 @@ import "./styles.css";
 async function boot(root: HTMLElement): Promise<void> {
   const telemetry = new TelemetryStore();
   telemetry.expose(window);
+  telemetry.watchOtherTabs(window);
   const session = await openSolSession({ apiKey: loadApiKey(), appVersion: "0.1.0" });
   const chips = new ChipStore(telemetry);
+  chips.watchOtherTabs(window);
   const runner = new ActionRunner(chips, session);
   const activity = new ActivityTracker(document);
   render(<App env={{ session, chips, runner, activity, telemetry }} />, root);

@@ -16,7 +16,11 @@ declare global {
   }
 }
 
-/** Local-only telemetry persisted in localStorage; nothing leaves the browser. */
+/**
+ * Local-only telemetry persisted in localStorage; nothing leaves the browser. Tabs share the counts:
+ * a signal is added to the stored snapshot (which other tabs may have advanced), and
+ * `watchOtherTabs` follows what they record.
+ */
 export class TelemetryStore {
   private current: TelemetrySnapshot = parseTelemetry(readLocalJson(STORAGE_KEY));
   private readonly listeners = new Set<() => void>();
@@ -28,7 +32,21 @@ export class TelemetryStore {
 
   /** Counts one signal and saves. */
   record(signal: TelemetrySignal): void {
-    this.replace(applyTelemetry(this.current, signal));
+    const stored = readLocalJson(STORAGE_KEY);
+    // Without storage (or before the first save) the counts in memory are the only ones.
+    const base = stored === null ? this.current : parseTelemetry(stored);
+    this.replace(applyTelemetry(base, signal));
+  }
+
+  /** Follows the counts other tabs save (the `storage` event); returns the function that stops. */
+  watchOtherTabs(target: Pick<Window, "addEventListener" | "removeEventListener">): () => void {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== STORAGE_KEY) return;
+      this.current = parseTelemetry(readLocalJson(STORAGE_KEY));
+      for (const listener of this.listeners) listener();
+    };
+    target.addEventListener("storage", onStorage);
+    return () => target.removeEventListener("storage", onStorage);
   }
 
   /** Sets every counter back to zero. */
