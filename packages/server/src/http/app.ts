@@ -159,7 +159,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
   if (options.webDir && existsSync(options.webDir)) {
-    await app.register(fastifyStatic, { root: options.webDir, prefix: "/", index: ["index.html"] });
+    // One route per built file instead of a catch-all: a catch-all would also take API paths the router
+    // refuses (an over-long id), so their answer would depend on whether the web client was built.
+    await app.register(fastifyStatic, {
+      root: options.webDir,
+      prefix: "/",
+      index: ["index.html"],
+      wildcard: false,
+    });
   }
   return app;
 }
