@@ -11,22 +11,22 @@
 // With --rounds N the three paths are measured N times in turn and the median row of each is reported.
 // Imports the BUILT server (run `npm run bench:gateway`, which builds first).
 //   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
-//                                  [--upstream-delay-ms 0] [--json]
-import { execFileSync, fork, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+//                                  [--upstream-delay-ms 0] [--floor] [--json]
+// --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
+import { fork, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuCount, loadAverage, readCpuMs, readThreadCpuMs, sampleRss, threadSplit } from "./proc-stats.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const repo = resolve(dirname(here), "..");
 const serverDist = join(repo, "packages/server/dist/index.js");
 const args = process.argv.slice(2);
 const role = argValue("--role");
-/** Kernel clock ticks per second, read once (for /proc CPU times). */
-let clockTicks;
 
 function argValue(name) {
   const i = args.indexOf(name);
@@ -85,6 +85,45 @@ if (role === "upstream") {
     }
   });
   announce(url);
+} else if (role === "floor") {
+  // A gateway that does nothing: parse the JSON body, forward it over a keep-alive socket, relay the
+  // answer. What any Node gateway pays for HTTP in and out on this machine, before doing any work.
+  const require = createRequire(join(repo, "packages/server/package.json"));
+  const Fastify = require("fastify");
+  const { Agent, request } = await import("node:http");
+  const target = new URL(argValue("--upstream"));
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const app = Fastify({ logger: false });
+  app.post("/v1/chat/completions", (req, reply) => {
+    const payload = JSON.stringify(req.body);
+    const out = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}/chat/completions`,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () =>
+          reply
+            .code(res.statusCode ?? 502)
+            .header("content-type", "application/json")
+            .send(Buffer.concat(chunks)),
+        );
+      },
+    );
+    out.on("error", (error) => reply.code(502).send({ error: { message: error.message } }));
+    out.end(payload);
+  });
+  const url = await app.listen({ host: "127.0.0.1", port: 0 });
+  process.on("message", (msg) => {
+    if (msg?.type === "close") app.close().then(() => process.exit(0));
+  });
+  announce(url);
 } else {
   await main();
 }
@@ -107,6 +146,7 @@ async function main() {
     upstreamDelayMs: numberArg("--upstream-delay-ms", 0),
   };
   const asJson = args.includes("--json");
+  const withFloor = args.includes("--floor");
   const log = (line) => {
     if (!asJson) console.error(line);
   };
@@ -174,6 +214,17 @@ async function main() {
       pid: portkey.pid,
     },
   ];
+  if (withFloor) {
+    const floor = await startChild(["--role", "floor", "--upstream", upstream.url]);
+    children.push(floor.child);
+    paths.push({
+      key: "d",
+      label: "bare Node proxy (Fastify + node:http, no work)",
+      url: `${floor.url}/v1/chat/completions`,
+      headers: {},
+      pid: floor.child.pid,
+    });
+  }
   const ctx = { autocannon, opts, body, log, upstreamCount, upstreamPid: upstream.child.pid };
   const rounds = [];
   for (let round = 1; round <= opts.rounds; round++) {
@@ -193,7 +244,7 @@ async function main() {
   await stopChild(sol.child);
   await ask(upstream.child, { type: "close" }, null).catch(() => undefined);
 
-  const [a, b, c] = results;
+  const [a, b, c, d] = results;
   const report = {
     machine: { cpus: cpuCount(), node: process.version, platform: process.platform, loadavg: loadAverage() },
     settings: {
@@ -210,6 +261,9 @@ async function main() {
       throughput_b_over_c: round(b.reqPerSec / c.reqPerSec, 3),
       p99_b_over_a: round(b.p99Ms / a.p99Ms, 3),
       p99_b_over_c: round(b.p99Ms / c.p99Ms, 3),
+      ...(d?.gatewayCpuMsPerReq && b.gatewayCpuMsPerReq
+        ? { cpu_per_request_b_over_d: round(b.gatewayCpuMsPerReq / d.gatewayCpuMsPerReq, 3) }
+        : {}),
       cpu_per_request_b_over_c:
         b.gatewayCpuMsPerReq && c.gatewayCpuMsPerReq
           ? round(b.gatewayCpuMsPerReq / c.gatewayCpuMsPerReq, 3)
@@ -267,6 +321,7 @@ async function measure(path, roundNo, ctx) {
   await settle(upstreamCount);
   const callsBefore = await upstreamCount();
   const cpuBefore = path.pid === null ? null : readCpuMs(path.pid);
+  const threadsBefore = path.pid === null ? null : readThreadCpuMs(path.pid);
   const upstreamCpuBefore = readCpuMs(ctx.upstreamPid);
   const sampler = path.pid === null ? null : sampleRss(path.pid);
   log(
@@ -277,6 +332,8 @@ async function measure(path, roundNo, ctx) {
   // Requests still in flight when the run stops finish at the gateway; count them before reading CPU.
   await settle(upstreamCount);
   const cpu = cpuBefore === null ? null : readCpuMs(path.pid) - cpuBefore;
+  const split =
+    threadsBefore === null ? null : threadSplit(path.pid, threadsBefore, readThreadCpuMs(path.pid));
   const upstreamCpu = readCpuMs(ctx.upstreamPid) - upstreamCpuBefore;
   const calls = (await upstreamCount()) - callsBefore;
   const sent = result.requests.sent;
@@ -294,6 +351,15 @@ async function measure(path, roundNo, ctx) {
     timeouts: result.timeouts,
     upstreamCallsPerRequest: sent > 0 ? round(calls / sent, 3) : null,
     gatewayCpuMsPerReq: cpu === null || sent === 0 ? null : round(cpu / sent, 3),
+    // Where the gateway's CPU went: its main thread, its busiest other thread, all the rest.
+    threadCpuMsPerReq:
+      split === null || sent === 0
+        ? null
+        : {
+            main: round(split.mainMs / sent, 3),
+            busiestOther: round(split.busiestOtherMs / sent, 3),
+            rest: round(split.restMs / sent, 3),
+          },
     upstreamCpuMsPerReq: sent === 0 ? null : round(upstreamCpu / sent, 3),
     rssMeanMb: rss ? round(rss.mean / 1024, 1) : null,
     rssPeakMb: rss ? round(rss.peak / 1024, 1) : null,
@@ -301,7 +367,6 @@ async function measure(path, roundNo, ctx) {
   };
 }
 
-/** The row with the median req/s of a path's rounds (a real measurement, not a blend). */
 /** The middle value (the mean of the two middle ones for an even count). */
 function medianOf(values) {
   const sorted = [...values].sort((x, y) => x - y);
@@ -309,6 +374,7 @@ function medianOf(values) {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The row with the median req/s of a path's rounds (a real measurement, not a blend). */
 function medianRow(rows) {
   const sorted = [...rows].sort((x, y) => x.reqPerSec - y.reqPerSec);
   return sorted[Math.floor((sorted.length - 1) / 2)];
@@ -345,54 +411,6 @@ async function checkOnce(url, headers, body, label) {
     typeof json?.choices?.[0]?.message?.content !== "string"
   ) {
     throw new Error(`${label} did not answer a chat.completion (HTTP ${res.status}): ${text.slice(0, 300)}`);
-  }
-}
-
-/** Samples VmRSS (KiB) of a process every 200 ms until stopped. */
-function sampleRss(pid) {
-  const samples = [];
-  const read = () => {
-    const kib = readRssKib(pid);
-    if (kib !== null) samples.push(kib);
-  };
-  read();
-  const timer = setInterval(read, 200);
-  return {
-    stop() {
-      clearInterval(timer);
-      read();
-      if (samples.length === 0) return null;
-      return { mean: samples.reduce((s, v) => s + v, 0) / samples.length, peak: Math.max(...samples) };
-    },
-  };
-}
-
-function readRssKib(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) : null;
-  } catch {
-    try {
-      return (
-        Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) || null
-      );
-    } catch {
-      return null;
-    }
-  }
-}
-
-/** User + system CPU time of a process in ms (Linux /proc; NaN elsewhere). */
-function readCpuMs(pid) {
-  try {
-    clockTicks ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-  } catch {
-    return Number.NaN;
   }
 }
 
@@ -462,22 +480,6 @@ async function waitForHttp(url, child, timeoutMs = 20_000) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-function cpuCount() {
-  try {
-    return readFileSync("/proc/cpuinfo", "utf8").match(/^processor\s*:/gm)?.length ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function loadAverage() {
-  try {
-    return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number);
-  } catch {
-    return null;
-  }
-}
-
 function round(value, digits) {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
@@ -523,6 +525,16 @@ function printReport(report) {
   console.log(line(head));
   console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
   for (const row of rows) console.log(line(row));
+  const split = results.filter((r) => r.threadCpuMsPerReq);
+  if (split.length > 0) {
+    console.log(
+      "\ngateway CPU ms per request by thread (main thread | busiest other thread | all other threads):",
+    );
+    for (const r of split) {
+      const t = r.threadCpuMsPerReq;
+      console.log(`  (${r.path}) ${r.label}: ${t.main} | ${t.busiestOther} | ${t.rest}`);
+    }
+  }
   if (report.rounds) {
     console.log("\nper round (req/s, p99 ms, gateway CPU ms/req):");
     report.rounds.forEach((roundRows, i) => {
@@ -538,6 +550,9 @@ function printReport(report) {
     `ratios: throughput b/a ${ratios.throughput_b_over_a}, b/c ${ratios.throughput_b_over_c}; ` +
       `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}`,
   );
+  if (ratios.cpu_per_request_b_over_d !== undefined) {
+    console.log(`gateway CPU per request b/d ${ratios.cpu_per_request_b_over_d} (d: the bare proxy)`);
+  }
   if (report.perRoundRatios) {
     const r = report.perRoundRatios;
     console.log(
