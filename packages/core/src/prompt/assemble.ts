@@ -74,7 +74,7 @@ export interface AssembledPrompt {
  */
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   const messages: LlmMessage[] = [];
-  messages.push({ role: "system", content: `${input.law.content}\n\n${ENVELOPE_INSTRUCTIONS}` });
+  messages.push({ role: "system", content: lawMessage(input.law) });
 
   const checkpointIncluded =
     input.modeDecision.checkpointNeeded &&
@@ -127,6 +127,18 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     patchDirectiveCount: patchDirectives.length,
     promptHash: hashPromptMessages(frozen, input.sha256Hex),
   });
+}
+
+// The first system message is the same several-KB text on every call of a mounted law; building it
+// once per law saves a copy of it per turn. Keyed by the law object, checked against its content.
+const LAW_MESSAGES = new WeakMap<MountedLaw, { readonly content: string; readonly text: string }>();
+
+function lawMessage(law: MountedLaw): string {
+  const cached = LAW_MESSAGES.get(law);
+  if (cached !== undefined && cached.content === law.content) return cached.text;
+  const text = `${law.content}\n\n${ENVELOPE_INSTRUCTIONS}`;
+  LAW_MESSAGES.set(law, { content: law.content, text });
+  return text;
 }
 
 function toLlmMessage(m: WindowMessage): LlmMessage {

@@ -264,3 +264,15 @@ describe("law registry", () => {
     expect(DEFAULT_MOUNTED_LAW.content.length).toBeLessThan(3000);
   });
 });
+
+describe("assemblePrompt law message", () => {
+  it("follows the law's content when a caller's (unfrozen) law object changes between calls", () => {
+    const mutable = { ...law };
+    const first = assemblePrompt(base({ law: mutable }));
+    expect(first.messages[0]?.content).toBe(`${law.content}\n\n${ENVELOPE_INSTRUCTIONS}`);
+    mutable.content = "Another law.";
+    const second = assemblePrompt(base({ law: mutable }));
+    expect(second.messages[0]?.content).toBe(`Another law.\n\n${ENVELOPE_INSTRUCTIONS}`);
+    expect(second.promptHash).not.toBe(first.promptHash);
+  });
+});
