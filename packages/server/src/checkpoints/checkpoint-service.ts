@@ -160,7 +160,11 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
       for (let attempt = 1; attempt <= opts.maxAttempts; attempt++) {
         const cached = attempt === 1 ? known.get(key) : undefined;
         const stored = cached ?? (await sessions.get(tenantId, sessionId));
-        const state = restore(sessionId, stored);
+        // A state this process wrote was valid when written: it needs a copy, not the schema again.
+        const state =
+          cached === undefined
+            ? restore(sessionId, stored)
+            : (structuredClone(cached.state) as CheckpointSessionState);
         const result = await step(state, stored);
         if (result.kind === "skip") return { value: result.value, events: [] };
         const now = iso();
