@@ -134,6 +134,28 @@ describe("buildNextMemento", () => {
     expect(next.shapeChanged).toBe(false);
   });
 
+  it("reports an intensity bucket change at an unchanged phase", () => {
+    // The fixture's one point is 0.4 (settled, med); 0.45 keeps both phase and bucket.
+    const same = build({
+      previous: validMemento(),
+      affectPoint: validAffectPoint({ endMessageId: "m-new", intensity: 0.45 }),
+    });
+    expect(same).toMatchObject({ phaseChanged: false, intensityChanged: false });
+    // 0.65 -> 0.72: a 0.07 step is still settled, but the bucket goes from med to high.
+    const previous = validMemento({
+      affect: {
+        points: [validAffectPoint({ intensity: 0.65 })],
+        rollup: { phase: "settled", intensityBucket: "med", updatedAt: FIXTURE_NOW },
+      },
+    });
+    const high = build({
+      previous,
+      affectPoint: validAffectPoint({ endMessageId: "m-new", intensity: 0.72 }),
+    });
+    expect(high.memento.affect.rollup).toMatchObject({ phase: "settled", intensityBucket: "high" });
+    expect(high).toMatchObject({ phaseChanged: false, intensityChanged: true });
+  });
+
   it("passes affect point times through to the window", () => {
     const previous = validMemento();
     const next = build({

@@ -35,6 +35,11 @@ export interface NextMemento {
   readonly shapeChanged: boolean;
   /** The affect phase differs from the previous memento's (always true without one). */
   readonly phaseChanged: boolean;
+  /**
+   * The affect intensity bucket differs from the previous memento's (always true without one). With
+   * the phase it is what the peak guardrail of the next turn reads.
+   */
+  readonly intensityChanged: boolean;
   /** The peak guardrail discarded the proposed shape. */
   readonly summaryFrozen: boolean;
 }
@@ -99,6 +104,8 @@ export function buildNextMemento(args: BuildNextMementoArgs): Result<NextMemento
     memento,
     shapeChanged: !previous || !sameMementoShape(previous, memento),
     phaseChanged: !previous || previous.affect.rollup.phase !== memento.affect.rollup.phase,
+    intensityChanged:
+      !previous || previous.affect.rollup.intensityBucket !== memento.affect.rollup.intensityBucket,
     summaryFrozen,
   });
 }

@@ -5,16 +5,25 @@ export interface PersistMementoArgs {
   /** Whether the thread has any persisted memento yet. */
   readonly hasPersisted: boolean;
   readonly phaseChanged: boolean;
+  /**
+   * The affect intensity bucket changed. The peak guardrail reads phase and bucket from the stored
+   * memento, so a turn that moves either must be kept (a high bucket at a settled phase freezes too).
+   */
+  readonly intensityChanged?: boolean | undefined;
   readonly shapeChanged: boolean;
   /** Turns completed since the last persist, not counting this one (the store's counter). */
   readonly turnsSincePersist: number;
 }
 
-/** Persist when nothing is persisted yet, the phase or shape changed, or 5+ turns passed since the last persist. */
+/**
+ * Persist when nothing is persisted yet, the affect phase or intensity bucket or the shape changed,
+ * or 5+ turns passed since the last persist.
+ */
 export function shouldPersistMemento(args: PersistMementoArgs): boolean {
   return (
     !args.hasPersisted ||
     args.phaseChanged ||
+    args.intensityChanged === true ||
     args.shapeChanged ||
     args.turnsSincePersist >= MEMENTO_PERSIST_EVERY_TURNS
   );

@@ -20,6 +20,7 @@ export interface MementoPlan {
   readonly persist: boolean;
   readonly shapeChanged: boolean;
   readonly phaseChanged: boolean;
+  readonly intensityChanged: boolean;
   readonly summaryFrozen: boolean;
 }
 
@@ -66,6 +67,7 @@ export function planMemento(args: {
   const persist = shouldPersistMemento({
     hasPersisted: args.stored !== null,
     phaseChanged: next.value.phaseChanged,
+    intensityChanged: next.value.intensityChanged,
     shapeChanged: next.value.shapeChanged,
     turnsSincePersist: args.stored?.turnsSincePersist ?? 0,
   });
@@ -74,6 +76,7 @@ export function planMemento(args: {
     persist,
     shapeChanged: next.value.shapeChanged,
     phaseChanged: next.value.phaseChanged,
+    intensityChanged: next.value.intensityChanged,
     summaryFrozen: next.value.summaryFrozen,
   };
 }
@@ -94,6 +97,7 @@ export function traceMementoPlan(trace: TraceBuffer, plan: MementoPlan | null, a
           persist: plan.persist,
           shapeChanged: plan.shapeChanged,
           phaseChanged: plan.phaseChanged,
+          intensityChanged: plan.intensityChanged,
           summaryFrozen: plan.summaryFrozen,
           attempt,
         },
