@@ -156,6 +156,18 @@ describe("buildNextMemento", () => {
     expect(high).toMatchObject({ phaseChanged: false, intensityChanged: true });
   });
 
+  it("reports a signals change: new items, or a quiet turn clearing the previous turn's", () => {
+    // The fixture carries one open_loop_created item; a turn without signals clears it.
+    const cleared = build({ previous: validMemento() });
+    expect(cleared.memento.signals).toBeUndefined();
+    expect(cleared.signalsChanged).toBe(true);
+    expect(build({ previous: cleared.memento }).signalsChanged).toBe(false);
+    const again = build({ previous: validMemento(), signals: [validSignalItem()] });
+    expect(again.signalsChanged).toBe(false);
+    const other = build({ previous: validMemento(), signals: [validSignalItem({ kind: "pivot" })] });
+    expect(other.signalsChanged).toBe(true);
+  });
+
   it("passes affect point times through to the window", () => {
     const previous = validMemento();
     const next = build({

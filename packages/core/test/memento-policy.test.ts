@@ -110,6 +110,7 @@ describe("shouldPersistMemento", () => {
     ["nothing persisted yet", { ...quiet, hasPersisted: false }, true],
     ["phase changed", { ...quiet, phaseChanged: true }, true],
     ["intensity bucket changed", { ...quiet, intensityChanged: true }, true],
+    ["signals changed", { ...quiet, signalsChanged: true }, true],
     ["shape changed", { ...quiet, shapeChanged: true }, true],
     ["5 turns since last persist", { ...quiet, turnsSincePersist: 5 }, true],
     ["more than 5 turns", { ...quiet, turnsSincePersist: 12 }, true],

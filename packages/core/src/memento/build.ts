@@ -7,6 +7,7 @@ import type { ThreadMementoSignalItem, ThreadMementoSignals } from "../contracts
 import { fail, ok, type Result } from "../result.js";
 import { issuesFromZod } from "../zod-issues.js";
 import { mergeMementoShape, sameMementoShape } from "./shape.js";
+import { sameSignalItems } from "./signals.js";
 
 /** The contract's cap on `signals.items`. */
 export const MAX_SIGNAL_ITEMS = 8;
@@ -40,6 +41,11 @@ export interface NextMemento {
    * the phase it is what the peak guardrail of the next turn reads.
    */
   readonly intensityChanged: boolean;
+  /**
+   * The signal items differ from the previous memento's (always true without one). Signals describe
+   * only the turn that produced them, so a turn without any clears the previous turn's.
+   */
+  readonly signalsChanged: boolean;
   /** The peak guardrail discarded the proposed shape. */
   readonly summaryFrozen: boolean;
 }
@@ -106,6 +112,7 @@ export function buildNextMemento(args: BuildNextMementoArgs): Result<NextMemento
     phaseChanged: !previous || previous.affect.rollup.phase !== memento.affect.rollup.phase,
     intensityChanged:
       !previous || previous.affect.rollup.intensityBucket !== memento.affect.rollup.intensityBucket,
+    signalsChanged: !previous || !sameSignalItems(previous.signals, memento.signals),
     summaryFrozen,
   });
 }

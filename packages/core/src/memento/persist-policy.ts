@@ -11,13 +11,18 @@ export interface PersistMementoArgs {
    */
   readonly intensityChanged?: boolean | undefined;
   readonly shapeChanged: boolean;
+  /**
+   * The signal items changed. A memento's signals describe the turn that produced it and feed the
+   * Breakpoint Engine when a client sends the memento back, so stale ones must not be handed out.
+   */
+  readonly signalsChanged?: boolean | undefined;
   /** Turns completed since the last persist, not counting this one (the store's counter). */
   readonly turnsSincePersist: number;
 }
 
 /**
- * Persist when nothing is persisted yet, the affect phase or intensity bucket or the shape changed,
- * or 5+ turns passed since the last persist.
+ * Persist when nothing is persisted yet, the affect phase or intensity bucket, the shape or the
+ * signals changed, or 5+ turns passed since the last persist.
  */
 export function shouldPersistMemento(args: PersistMementoArgs): boolean {
   return (
@@ -25,6 +30,7 @@ export function shouldPersistMemento(args: PersistMementoArgs): boolean {
     args.phaseChanged ||
     args.intensityChanged === true ||
     args.shapeChanged ||
+    args.signalsChanged === true ||
     args.turnsSincePersist >= MEMENTO_PERSIST_EVERY_TURNS
   );
 }

@@ -21,6 +21,7 @@ export interface MementoPlan {
   readonly shapeChanged: boolean;
   readonly phaseChanged: boolean;
   readonly intensityChanged: boolean;
+  readonly signalsChanged: boolean;
   readonly summaryFrozen: boolean;
 }
 
@@ -69,6 +70,7 @@ export function planMemento(args: {
     phaseChanged: next.value.phaseChanged,
     intensityChanged: next.value.intensityChanged,
     shapeChanged: next.value.shapeChanged,
+    signalsChanged: next.value.signalsChanged,
     turnsSincePersist: args.stored?.turnsSincePersist ?? 0,
   });
   return {
@@ -77,6 +79,7 @@ export function planMemento(args: {
     shapeChanged: next.value.shapeChanged,
     phaseChanged: next.value.phaseChanged,
     intensityChanged: next.value.intensityChanged,
+    signalsChanged: next.value.signalsChanged,
     summaryFrozen: next.value.summaryFrozen,
   };
 }
@@ -98,6 +101,7 @@ export function traceMementoPlan(trace: TraceBuffer, plan: MementoPlan | null, a
           shapeChanged: plan.shapeChanged,
           phaseChanged: plan.phaseChanged,
           intensityChanged: plan.intensityChanged,
+          signalsChanged: plan.signalsChanged,
           summaryFrozen: plan.summaryFrozen,
           attempt,
         },

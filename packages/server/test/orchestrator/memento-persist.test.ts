@@ -47,4 +47,27 @@ describe("memento persistence keeps what the Breakpoint Engine reads", () => {
     expect(third.breakpoint).toEqual({ decision: "skip", peakGuardrailActive: true });
     expect(third.threadMemento.arc).toBe("work stress");
   });
+
+  it("a quiet turn after a signal turn does not hand back that turn's signals", async () => {
+    const thread = "th-persist-signals";
+    model.reply(
+      envelope("Plan B it is.", {
+        shape: shape("moving"),
+        signals: [{ kind: "decision_made", confidence: "high" }],
+      }),
+    );
+    const first = await turn(thread, "ps-1", "Let's go with plan B for the move.");
+    expect(first.breakpoint.decision).toBe("should");
+    expect(first.threadMemento.signals.items.map((i: { kind: string }) => i.kind)).toEqual(["decision_made"]);
+    // Same shape, same affect, no signals: the memento describes this turn, which made no decision.
+    model.reply(envelope("Start with the kitchen.", { shape: shape("moving") }));
+    const second = await turn(thread, "ps-2", "What should I pack first?");
+    expect(second.threadMemento.signals).toBeUndefined();
+    expect((await srv.request("GET", `/v1/threads/${thread}/memento`)).json.signals).toBeUndefined();
+    // A client sending that memento back gets an acknowledgment treated as one, not a forced must.
+    const third = await turn(thread, "ps-3", "ok thanks", {
+      context: { thread_memento: second.threadMemento },
+    });
+    expect(third.breakpoint.decision).toBe("skip");
+  });
 });
