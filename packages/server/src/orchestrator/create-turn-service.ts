@@ -188,10 +188,12 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     const contextOff = packet.thread_context_mode === "off";
     const [storedAtStart, history, stats] = await (delivery.reads ??
       readThread(opts.store, ctx, packet, opts.windowSize));
+    // A stateless turn neither reads nor advances the thread's memento: the stored one is no baseline
+    // (its affect would otherwise reach the peak guardrail); a memento the request carries still is.
     const baseline = resolveBaselineMemento({
       threadId,
       requestMemento: wholeMemento(packet.context?.thread_memento),
-      storedMemento: storedAtStart?.memento,
+      storedMemento: contextOff ? null : storedAtStart?.memento,
     });
     const window = contextOff
       ? []
