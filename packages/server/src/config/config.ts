@@ -15,7 +15,24 @@ const ApiKeys = z.string().transform((raw, ctx) => {
       ctx.addIssue({ code: "custom", message: `SOL_API_KEYS entry "${part}" must look like tenant:key` });
       return z.NEVER;
     }
+    const owner = keys.get(key);
+    if (owner !== undefined && owner !== tenant) {
+      // One key cannot name two tenants: the later entry would silently take the earlier tenant's key.
+      ctx.addIssue({
+        code: "custom",
+        message: `SOL_API_KEYS gives one key to both tenant "${owner}" and tenant "${tenant}"`,
+      });
+      return z.NEVER;
+    }
     keys.set(key, tenant);
+  }
+  if (keys.size === 0) {
+    // Set but without an entry (","): authentication would be off without the start-up warning.
+    ctx.addIssue({
+      code: "custom",
+      message: "SOL_API_KEYS has no tenant:key entry (unset it to turn auth off)",
+    });
+    return z.NEVER;
   }
   return keys;
 });
