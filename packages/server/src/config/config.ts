@@ -63,10 +63,23 @@ const OriginList = z.string().transform((raw, ctx) => {
   return origins;
 });
 
+/**
+ * A whole-number setting: optional sign and digits only (a config file's JSON number arrives as its
+ * string). Coercion would read " " and false as 0, true as 1 and [8080] as 8080.
+ */
+function wholeNumber(min: number, max: number = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string({ error: "expected a whole number" })
+    .trim()
+    .regex(/^[+-]?\d+$/, "expected a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+}
+
 /** Every setting the server reads, with its default; validated once at start, then frozen. */
 export const SolConfigSchema = z
   .object({
-    SOL_PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+    SOL_PORT: wholeNumber(0, 65535).default(8787),
     SOL_HOST: z.string().min(1).default("127.0.0.1"),
     SOL_DB_URL: z.string().min(1).default("sqlite:./data/sol.db"),
     /**
@@ -79,22 +92,22 @@ export const SolConfigSchema = z
     SOL_LLM_BASE_URL: z.string().url().optional(),
     SOL_LLM_API_KEY: z.string().optional(),
     SOL_LLM_MODEL: z.string().min(1).optional(),
-    SOL_LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
-    SOL_LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+    SOL_LLM_TIMEOUT_MS: wholeNumber(1).default(30_000),
+    SOL_LLM_MAX_RETRIES: wholeNumber(0, 10).default(2),
     SOL_MODES: z.string().min(1).optional(),
     SOL_ATLAS: z.string().min(1).optional(),
     SOL_DRIVER_BLOCKS: z.string().min(1).optional(),
-    SOL_BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
-    SOL_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(6000),
-    SOL_WINDOW_MESSAGES: z.coerce.number().int().min(0).max(200).default(12),
+    SOL_BODY_LIMIT: wholeNumber(1).default(1_048_576),
+    SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),
+    SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SOL_WEB_DIR: z.string().min(1).optional(),
-    SOL_ACTION_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-    SOL_ACTION_LEASE_MS: z.coerce.number().int().positive().default(120_000),
+    SOL_ACTION_TIMEOUT_MS: wholeNumber(1).default(15_000),
+    SOL_ACTION_LEASE_MS: wholeNumber(1).default(120_000),
     SOL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
     SOL_WEBHOOK_ALLOWLIST: OriginList.optional(),
     /** Agency converter dedup window (ms, 0..300000). */
-    SOL_AGENCY_DEDUP_WINDOW_MS: z.coerce.number().int().min(0).max(300_000).default(60_000),
+    SOL_AGENCY_DEDUP_WINDOW_MS: wholeNumber(0, 300_000).default(60_000),
     /** "1": the task store warns when a task is stored without origin (agency contract §1.2). */
     PLANNING_STRICT_FINALIZE: z.enum(["0", "1"]).default("0"),
     NODE_ENV: z.string().optional(),
