@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SolError } from "@solserver/core";
 import { z } from "zod";
+import { closestKey } from "./closest-key.js";
 
 const ApiKeys = z.string().transform((raw, ctx) => {
   const keys = new Map<string, string>();
@@ -135,8 +136,9 @@ export function readConfigFile(path: string): Record<string, unknown> {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new Error("the top level must be a JSON object");
     }
-    return parsed as Record<string, unknown>;
+    return rejectUnknownKeys(parsed as Record<string, unknown>, path);
   } catch (cause) {
+    if (cause instanceof SolError) throw cause;
     throw new SolError(
       "invalid_input",
       `Config file ${path} is not valid JSON: ${(cause as Error).message}`,
@@ -145,6 +147,25 @@ export function readConfigFile(path: string): Record<string, unknown> {
       },
     );
   }
+}
+
+/**
+ * A key the server does not read is a mistake in a file that holds only settings (a misspelt
+ * "SOL_PROT" would otherwise leave the default in effect without a word). `$schema` is allowed.
+ */
+function rejectUnknownKeys(file: Record<string, unknown>, path: string): Record<string, unknown> {
+  const known: readonly string[] = KEYS;
+  const unknown = Object.keys(file).filter((key) => key !== "$schema" && !known.includes(key));
+  if (unknown.length === 0) return file;
+  const named = unknown.map((key) => {
+    const meant = closestKey(key, known);
+    return meant ? `${key} (did you mean ${meant}?)` : key;
+  });
+  throw new SolError(
+    "invalid_input",
+    `Config file ${path} has keys that are not settings: ${named.join(", ")}`,
+    { details: unknown.map((key) => ({ path: key, message: "not a setting" })) },
+  );
 }
 
 /**
