@@ -120,15 +120,28 @@ function loadModes(path: string | undefined): RouterConfigInput | undefined {
 function loadDriverBlocks(path: string | undefined): DriverBlockInput[] | undefined {
   if (!path) return undefined;
   const raw = readJsonFile(path, "driver blocks");
-  const list = Array.isArray(raw) ? raw : (raw as { blocks?: unknown[] }).blocks;
+  const list =
+    Array.isArray(raw) || typeof raw !== "object" || raw === null
+      ? raw
+      : (raw as { blocks?: unknown }).blocks;
   if (!Array.isArray(list))
-    throw new SolError("invalid_input", `${path} must hold an array of Driver Blocks.`);
-  const checked = validateSystemBlocks(list);
-  if (!checked.ok) {
     throw new SolError(
       "invalid_input",
-      `Invalid driver blocks in ${path}: ${checked.issues.map((i) => i.message).join("; ")}`,
+      `${path} must hold an array of Driver Blocks (or { "blocks": [...] }).`,
     );
+  const checked = validateSystemBlocks(list);
+  if (!checked.ok) {
+    // Each issue names its field: "systemBlocks[0].version: Invalid input".
+    const described = checked.issues.map((issue) => {
+      const field = (issue.path ?? [])
+        .slice(2)
+        .map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`))
+        .join("");
+      return issue.message.replace("]: ", `]${field}: `);
+    });
+    throw new SolError("invalid_input", `Invalid driver blocks in ${path}: ${described.join("; ")}`, {
+      details: checked.issues,
+    });
   }
   return checked.value;
 }
