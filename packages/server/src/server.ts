@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -152,6 +152,24 @@ export function defaultWebDir(): string {
   return resolve(here, "../../web/dist");
 }
 
+/**
+ * The web client directory to serve, absolute: SOL_WEB_DIR (relative to the working directory) must
+ * be a directory; the default is served only once the web client is built.
+ */
+function webDirToServe(configured: string | undefined): string | undefined {
+  if (configured === undefined) {
+    const built = defaultWebDir();
+    return existsSync(built) ? built : undefined;
+  }
+  const dir = resolve(configured);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new SolError("invalid_input", `SOL_WEB_DIR ${configured} is not a directory (${dir}).`, {
+      details: [{ path: "SOL_WEB_DIR", message: "not a directory" }],
+    });
+  }
+  return dir;
+}
+
 function defaultAgencyLog(line: string, tenantId: string): void {
   console.info(tenantId === "default" ? line : `${line} tenant=${tenantId}`);
 }
@@ -166,6 +184,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
   const modes = loadModes(config.SOL_MODES);
   const extraSystemBlocks = loadDriverBlocks(config.SOL_DRIVER_BLOCKS);
   const atlas = loadAtlas(config.SOL_ATLAS);
+  const webDir = webDirToServe(config.SOL_WEB_DIR);
   const engines = createTurnEngines({
     ...(modes ? { modes } : {}),
     ...(extraSystemBlocks ? { extraSystemBlocks } : {}),
@@ -263,7 +282,6 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     log: options.agencyLog ?? (logsInfo(config.SOL_LOG_LEVEL) ? defaultAgencyLog : () => {}),
     ...(options.agencyTimers === undefined ? {} : { timers: options.agencyTimers }),
   });
-  const webDir = config.SOL_WEB_DIR ?? defaultWebDir();
   let app: FastifyInstance;
   try {
     app = await buildApp(
@@ -278,10 +296,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         reminders: store.reminders,
         calendar: store.calendar,
       },
-      { logger: options.logger ?? false, ...(existsSync(webDir) ? { webDir } : {}) },
+      { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );
   } catch (error) {
     counterLog.stop();
+    // An open PostgreSQL pool would keep the process alive after sol serve reported the error.
+    if (!options.store) await store.close().catch(() => {});
     throw error;
   }
   const log = app.log;
