@@ -43,9 +43,11 @@ export function connectSqlite(path: string, memory: boolean, settings: ConnectSe
     try {
       mkdirSync(dirname(file), { recursive: true });
     } catch (cause) {
-      throw new SolError("unavailable", `Cannot create the directory for the SQLite store ${file}`, {
-        cause,
-      });
+      throw new SolError(
+        "unavailable",
+        `Cannot create the directory for the SQLite store ${file}: ${reason(cause)}`,
+        { cause },
+      );
     }
     // realpath of the directory so two spellings of one file share the in-process lock.
     mutexKey = resolve(realpathSync(dirname(file)), basename(file));
@@ -71,7 +73,7 @@ export function connectSqlite(path: string, memory: boolean, settings: ConnectSe
     }, settings.busyTimeoutMs);
   } catch (cause) {
     database?.close();
-    throw new SolError("unavailable", `Cannot open the SQLite store ${file}`, { cause });
+    throw new SolError("unavailable", `Cannot open the SQLite store ${file}: ${reason(cause)}`, { cause });
   }
   const release = memory ? undefined : acquireCheckpointer(file);
   return {
@@ -99,9 +101,11 @@ async function connectPostgres(
     else await sql`select 1`.execute(db);
   } catch (cause) {
     await db.destroy();
-    throw new SolError("unavailable", `Cannot reach the PostgreSQL store ${redact(connectionString)}`, {
-      cause,
-    });
+    throw new SolError(
+      "unavailable",
+      `Cannot reach the PostgreSQL store ${redact(connectionString)}: ${reason(cause)}`,
+      { cause },
+    );
   }
   return { db, dialect: "postgres" };
 }
@@ -113,4 +117,16 @@ async function createSchema(db: Kysely<StoreDatabase>, schema: string): Promise<
     // Two processes creating the schema at once: IF NOT EXISTS still races on the catalog's unique index.
     if (!isPgErrorCode(error, "23505") && !isPgErrorCode(error, "42P06")) throw error;
   }
+}
+
+/**
+ * Why opening failed, for the message (`sol serve` prints only the message): "file is not a database",
+ * "role \"x\" does not exist", "connect ECONNREFUSED ...". Driver messages carry no password.
+ */
+function reason(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  if (message) return message;
+  // pg reports a refused connection as an AggregateError (one per address) with an empty message.
+  const errors = (cause as { errors?: unknown[] } | null)?.errors;
+  return Array.isArray(errors) && errors.length > 0 ? reason(errors[0]) : "unknown error";
 }
