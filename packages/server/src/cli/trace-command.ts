@@ -13,7 +13,7 @@ export function formatTimeline(events: readonly TraceEvent[]): string {
     .join("\n");
 }
 
-/** `sol trace <id>`. */
+/** `sol trace <id>`: exits 1 when the hash chain does not verify. */
 export async function runTrace(traceRunId: string, opts: { url: string; apiKey?: string }): Promise<void> {
   const run = await apiRequest<{ traceRunId: string; events: TraceEvent[] }>(
     opts.url,
@@ -25,5 +25,11 @@ export async function runTrace(traceRunId: string, opts: { url: string; apiKey?:
   process.stdout.write(
     `trace ${run.traceRunId} (${run.events.length} events)\n${formatTimeline(run.events)}\n`,
   );
-  process.stdout.write(verifyTraceChain(run.events) ? "hash chain: valid\n" : "hash chain: BROKEN\n");
+  if (verifyTraceChain(run.events)) {
+    process.stdout.write("hash chain: valid\n");
+  } else {
+    process.stdout.write("hash chain: BROKEN\n");
+    // A check that fails is a failure for scripts too.
+    process.exitCode = 1;
+  }
 }
