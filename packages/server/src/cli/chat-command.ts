@@ -41,11 +41,13 @@ export function describeTurn(res: ChatResponse): string {
  */
 export async function runChat(opts: { url: string; thread?: string; apiKey?: string }): Promise<void> {
   const threadId = opts.thread ?? `thread_${randomUUID().slice(0, 8)}`;
+  // Changes are shown against the thread's memento: a resumed thread already has one. Read before
+  // the line reader starts, since lines it reads while nothing iterates it would be lost.
+  let memento = opts.thread ? await currentMemento(opts, threadId) : null;
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive });
   rl.setPrompt("you> ");
   process.stdout.write(`sol chat on ${opts.url}, thread ${threadId}. Type /quit to leave.\n`);
-  let memento: ThreadMementoV02 | null = null;
   try {
     if (interactive) rl.prompt();
     for await (const raw of rl) {
@@ -60,6 +62,24 @@ export async function runChat(opts: { url: string; thread?: string; apiKey?: str
     }
   } finally {
     rl.close();
+  }
+}
+
+/** The thread's memento now, or null (none yet, or unreadable: the first turn reports the error). */
+async function currentMemento(
+  opts: { url: string; apiKey?: string },
+  threadId: string,
+): Promise<ThreadMementoV02 | null> {
+  try {
+    return await apiRequest<ThreadMementoV02>(
+      opts.url,
+      "GET",
+      `/v1/threads/${encodeURIComponent(threadId)}/memento`,
+      undefined,
+      opts.apiKey,
+    );
+  } catch {
+    return null;
   }
 }
 
