@@ -1,5 +1,6 @@
 import { loadConfig, readConfigFile } from "../config/index.js";
 import { MIGRATIONS, migrateStore } from "../store/index.js";
+import { redact } from "../store/store-url.js";
 
 /** `sol migrate`: applies pending store migrations, says which, and exits. */
 export async function runMigrate(flags: { db?: string; config?: string }): Promise<void> {
@@ -9,7 +10,7 @@ export async function runMigrate(flags: { db?: string; config?: string }): Promi
     overrides: { SOL_DB_URL: flags.db },
   });
   const applied = await migrateStore(config.SOL_DB_URL);
-  const where = config.SOL_DB_URL.replace(/\/\/[^@]*@/, "//***@");
+  const where = redact(config.SOL_DB_URL);
   const latest = MIGRATIONS.length;
   process.stdout.write(
     applied.length > 0

@@ -71,7 +71,9 @@ function invalid(message: string): Result<StoreLocation> {
   return fail({ code: "invalid_store_url", message, path: ["url"] });
 }
 
-/** Hides a password so error messages never leak it. */
+/** Hides a password (`user:password@` or pg's `?password=`) so messages never leak it. */
 export function redact(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, "$1***@");
+  return url
+    .replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/, "$1***@")
+    .replace(/([?&]password=)[^&#]*/gi, "$1***");
 }
