@@ -10,7 +10,7 @@
 // 127.0.0.1. Options: --turns N, --duration S, --connections N, --json.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -198,13 +198,16 @@ async function benchEngines(iterations, sample) {
 /** Child mode: serve, print `{"url": ...}` on one line, run until killed. */
 async function runChild(kind, arg) {
   if (kind === "sol") {
+    // An empty web directory: the server runs without its web client (a missing one is refused).
+    const noWeb = join(tmpdir(), "sol-bench-no-web");
+    mkdirSync(noWeb, { recursive: true });
     const config = sol.loadConfig({
       env: {
         SOL_PORT: "0",
         SOL_HOST: "127.0.0.1",
         SOL_DB_URL: arg,
         SOL_RATE_LIMIT_PER_MIN: "0",
-        SOL_WEB_DIR: join(tmpdir(), "sol-bench-no-web"),
+        SOL_WEB_DIR: noWeb,
       },
     });
     const server = await sol.createSolServer(config, { logger: false });
