@@ -167,7 +167,7 @@ describe("completions and chunks", () => {
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: baseResponse.assistant.content },
+          message: { role: "assistant", content: baseResponse.assistant.content, refusal: null },
           finish_reason: "stop",
           logprobs: null,
         },
@@ -182,7 +182,12 @@ describe("completions and chunks", () => {
       ...outcome,
       response: { ...baseResponse, assistant: { messageId: "m", content: "", toolCalls: [call] } },
     });
-    expect(completion.choices[0]?.message).toEqual({ role: "assistant", content: null, tool_calls: [call] });
+    expect(completion.choices[0]?.message).toEqual({
+      role: "assistant",
+      content: null,
+      tool_calls: [call],
+      refusal: null,
+    });
     expect(completion.choices[0]?.finish_reason).toBe("tool_calls");
     const chunks = toChunks(completion, false);
     expect(chunks.flatMap((c) => c.choices.flatMap((ch) => ch.delta.tool_calls ?? []))).toEqual([

@@ -122,7 +122,8 @@ export const ChatCompletion = z.object({
         content: z.string().nullable(),
         tool_calls: z.array(ToolCall).optional(),
         function_call: FunctionCall.optional(),
-        refusal: z.string().optional(),
+        // Always present, as in OpenAI's answers (its client types declare it required): null unless refused.
+        refusal: z.string().nullable(),
       }),
       finish_reason: FinishReason,
       logprobs: z.null(),

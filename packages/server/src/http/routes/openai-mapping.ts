@@ -249,7 +249,7 @@ export function toChatCompletion(
               ? null
               : response.assistant.content,
           ...calls,
-          ...(refusal === undefined ? {} : { refusal }),
+          refusal: refusal ?? null,
         },
         finish_reason: finishReason,
         logprobs: null,
@@ -278,7 +278,7 @@ export function toChunks(completion: ChatCompletion, includeUsage: boolean): Cha
   });
   const chunks = [chunk({ role: "assistant", content: "" })];
   const refusal = choice?.message.refusal;
-  if (refusal !== undefined) chunks.push(chunk({ refusal }));
+  if (refusal != null) chunks.push(chunk({ refusal }));
   for (const piece of splitForStream(choice?.message.content ?? "")) chunks.push(chunk({ content: piece }));
   const toolCalls = choice?.message.tool_calls;
   if (toolCalls) chunks.push(chunk({ tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }));

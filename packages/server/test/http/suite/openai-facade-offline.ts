@@ -32,6 +32,8 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(choice?.finish_reason).toBe("stop");
       expect(choice?.message.role).toBe("assistant");
       expect(choice?.message.content).toContain("Help me plan the garden for spring.");
+      // OpenAI always sends `refusal` (null unless the model refused); its types declare it required.
+      expect(choice?.message.refusal).toBeNull();
       const usage = completion.usage;
       expect(usage?.prompt_tokens).toBeGreaterThan(0);
       expect(usage?.completion_tokens).toBeGreaterThan(0);
