@@ -286,6 +286,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       onCall,
       regenerationAllowed: packet.budgets?.maxRegenerations !== 0,
       ...(ctx.passthrough ? { passthrough: ctx.passthrough } : {}),
+      ...(ctx.stopSequences ? { stopSequences: ctx.stopSequences } : {}),
       ...(packet.budgets?.maxOutputTokens ? { maxOutputTokens: packet.budgets.maxOutputTokens } : {}),
       hints: {
         userMessage: message,

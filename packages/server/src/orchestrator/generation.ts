@@ -19,6 +19,7 @@ import {
 } from "@solserver/core";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { refusalOf } from "./refusal.js";
+import { cutAtStopSequence } from "./stop-sequences.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import { truncatedEnvelopeText } from "./truncated-envelope.js";
@@ -35,6 +36,8 @@ export interface GenerationInput {
   readonly regenerationAllowed: boolean;
   /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
   readonly passthrough?: Readonly<Record<string, unknown>>;
+  /** OpenAI's `stop`: the reply text ends before the first of these (applied here, not by the provider). */
+  readonly stopSequences?: readonly string[];
   readonly trace: TraceBuffer;
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
 }
@@ -128,7 +131,11 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
       ...(direct.refusal === undefined ? {} : { refusal: direct.refusal }),
     } satisfies Attempt;
   }
-  const parsed = readEnvelope(response);
+  const read = readEnvelope(response);
+  const cut = cutAtStopSequence(read.envelope.assistant_text, input.stopSequences);
+  const parsed = cut.stopped ? { ...read, envelope: { ...read.envelope, assistant_text: cut.text } } : read;
+  // The reply ended at a stop sequence: it is complete as asked, whatever cut the provider made later.
+  const answered = cut.stopped ? { ...response, finishReason: "stop" } : response;
   const lint = lintOutput({
     text: parsed.envelope.assistant_text,
     envelope: parsed.envelope,
@@ -144,10 +151,11 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     {
       purpose,
       parse: parsed.parse,
+      ...(cut.stopped ? { stoppedAtSequence: true } : {}),
       violations: lint.violations.map((v) => v.code),
     },
   );
-  return { response, envelope: parsed.envelope, lint, prompt, toolCalls } satisfies Attempt;
+  return { response: answered, envelope: parsed.envelope, lint, prompt, toolCalls } satisfies Attempt;
 }
 
 /**

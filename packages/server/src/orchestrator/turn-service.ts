@@ -13,6 +13,8 @@ export interface TurnContext {
   readonly instructions?: readonly string[];
   /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
   readonly passthrough?: Readonly<Record<string, unknown>>;
+  /** OpenAI's `stop` (facade): the reply text ends before the first of these sequences. */
+  readonly stopSequences?: readonly string[];
   /**
    * Structured messages after the user's message (the facade's tool call of this turn and its
    * results). With it, `promptUserMessage` is the user's own text and the packet's message (stored,

@@ -1,4 +1,5 @@
 import { openAiFacadeOfflineSuite } from "./suite/openai-facade-offline.js";
+import { openAiFacadeStopSuite } from "./suite/openai-facade-stop.js";
 import { openAiFacadeToolsSuite } from "./suite/openai-facade-tools.js";
 import { openAiFacadeUpstreamSuite } from "./suite/openai-facade-upstream.js";
 
@@ -7,3 +8,4 @@ openAiFacadeUpstreamSuite("sqlite-file");
 openAiFacadeOfflineSuite("sqlite-memory");
 openAiFacadeUpstreamSuite("sqlite-memory");
 openAiFacadeToolsSuite("sqlite-memory");
+openAiFacadeStopSuite("sqlite-memory");

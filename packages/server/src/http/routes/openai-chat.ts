@@ -57,7 +57,16 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           details,
         });
       }
-      const { packet, window, instructions, passthrough, bodyHash, turnTail, promptUserMessage } = turn.value;
+      const {
+        packet,
+        window,
+        instructions,
+        passthrough,
+        stopSequences,
+        bodyHash,
+        turnTail,
+        promptUserMessage,
+      } = turn.value;
       const outcome = await deps.turns.runTurn(
         {
           tenantId: req.tenantId,
@@ -65,6 +74,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           window,
           instructions,
           ...(passthrough ? { passthrough } : {}),
+          ...(stopSequences ? { stopSequences } : {}),
           ...(turnTail ? { turnTail } : {}),
           ...(promptUserMessage === undefined ? {} : { promptUserMessage }),
         },

@@ -11,7 +11,10 @@ import type {
   OpenAiMessage,
 } from "./openai-contracts.js";
 
-/** Request fields handed to the provider unchanged: function calling and sampling. */
+/**
+ * Request fields handed to the provider unchanged: function calling and sampling. Not `stop`: the
+ * provider writes a JSON envelope, so the turn applies the sequences to the reply text (stopSequences).
+ */
 export const PASSTHROUGH_KEYS = [
   "tools",
   "tool_choice",
@@ -21,7 +24,6 @@ export const PASSTHROUGH_KEYS = [
   "temperature",
   "top_p",
   "seed",
-  "stop",
   "presence_penalty",
   "frequency_penalty",
   "logit_bias",
@@ -42,6 +44,8 @@ export interface FacadeTurn {
   /** With tools: the messages after the last user message, structured, and the user's own text. */
   readonly turnTail?: readonly WindowMessage[];
   readonly promptUserMessage?: string;
+  /** The request's `stop`, as a list (empty sequences dropped). */
+  readonly stopSequences?: readonly string[];
   readonly bodyHash: string;
 }
 
@@ -186,6 +190,7 @@ export function toFacadeTurn(
   for (const key of PASSTHROUGH_KEYS) {
     if (body[key] !== undefined && body[key] !== null) passthrough[key] = body[key];
   }
+  const stops = (typeof body.stop === "string" ? [body.stop] : (body.stop ?? [])).filter((t) => t !== "");
   const hashed = Object.fromEntries(Object.entries(body).filter(([k]) => !DELIVERY_KEYS.has(k)));
   return {
     ok: true,
@@ -194,6 +199,7 @@ export function toFacadeTurn(
       window,
       instructions,
       ...(Object.keys(passthrough).length > 0 ? { passthrough } : {}),
+      ...(stops.length > 0 ? { stopSequences: stops } : {}),
       ...tail,
       bodyHash: sha256Hex(canonicalJson({ facade: "openai", threadId: ids.threadId, body: hashed })),
     },
