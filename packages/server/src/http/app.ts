@@ -8,13 +8,14 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from "fastify";
-import { jsonSchemaTransform, validatorCompiler } from "fastify-type-provider-zod";
+import { validatorCompiler } from "fastify-type-provider-zod";
 import { SERVER_VERSION } from "../version.js";
 import type { AppDeps } from "./app-deps.js";
 import { clientErrorHandler } from "./client-errors.js";
 import { drainRequest } from "./drain-request.js";
 import { type ErrorFormat, mapErrorFor } from "./error-mapping.js";
 import { allowEmptyJsonBody } from "./json-body.js";
+import { createOpenApiTransform } from "./openapi-transform.js";
 import { registerActionRoutes } from "./routes/actions.js";
 import { registerAgencyRoutes } from "./routes/agency.js";
 import { registerCalendarRoutes } from "./routes/calendar.js";
@@ -139,7 +140,10 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       // Every /v1 route needs the bearer key when SOL_API_KEYS is set; /healthz never does.
       ...(deps.config.SOL_API_KEYS === undefined ? {} : { security: [{ bearer: [] }] }),
     },
-    transform: jsonSchemaTransform,
+    transform: createOpenApiTransform({
+      auth: deps.config.SOL_API_KEYS !== undefined,
+      rateLimited: deps.config.SOL_RATE_LIMIT_PER_MIN > 0,
+    }),
   });
 
   registerHealthRoutes(app, deps);

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type HttpReply, startTestServer, type TestServer } from "../support/test-server.js";
+
+type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+type Doc = { paths: Record<string, Record<string, Operation>> };
+
+const KEY = { authorization: "Bearer key-a" };
+
+/** The documented operation a request reaches: path templates matched segment by segment, fixed ones first. */
+function operationFor(doc: Doc, method: string, path: string): Operation | undefined {
+  const segments = path.split("?")[0]?.split("/") ?? [];
+  const params = (template: string) => template.split("{").length;
+  const templates = Object.keys(doc.paths).sort((a, b) => params(a) - params(b));
+  for (const template of templates) {
+    const parts = template.split("/");
+    const same =
+      parts.length === segments.length && parts.every((p, i) => p.startsWith("{") || p === segments[i]);
+    const operation = doc.paths[template]?.[method.toLowerCase()];
+    if (same && operation) return operation;
+  }
+  return undefined;
+}
+
+/** Why an answer is not what the document says the operation answers, or null. */
+function undocumented(doc: Doc, method: string, path: string, reply: HttpReply): string | null {
+  const operation = operationFor(doc, method, path);
+  if (!operation) return `${method} ${path}: no operation`;
+  const response = operation.responses[String(reply.status)];
+  if (!response) return `${method} ${path}: status ${reply.status} not documented`;
+  const type = (reply.headers.get("content-type") ?? "").split(";")[0] ?? "";
+  if (reply.text !== "" && !response.content?.[type]) {
+    return `${method} ${path}: ${reply.status} as ${type} not documented`;
+  }
+  return null;
+}
+
+/** Every status and media type the server answers with is in /openapi.json for its operation. */
+describe("/openapi.json documents what the routes answer", () => {
+  let srv: TestServer;
+  let limited: TestServer;
+  let doc: Doc;
+  beforeAll(async () => {
+    srv = await startTestServer({
+      backend: "sqlite-memory",
+      env: { SOL_API_KEYS: "a:key-a", SOL_BODY_LIMIT: "4096" },
+    });
+    limited = await startTestServer({
+      backend: "sqlite-memory",
+      env: { SOL_API_KEYS: "a:key-a", SOL_RATE_LIMIT_PER_MIN: "1" },
+    });
+    doc = (await srv.request("GET", "/openapi.json")).json;
+  });
+  afterAll(async () => {
+    await srv.close();
+    await limited.close();
+  });
+
+  const check = (method: string, path: string, reply: HttpReply) => undocumented(doc, method, path, reply);
+
+  it("documents 401 on every /v1 operation when keys are configured", async () => {
+    const problems: (string | null)[] = [];
+    for (const [template, operations] of Object.entries(doc.paths)) {
+      if (!template.startsWith("/v1/")) continue;
+      const path = template.replaceAll(/\{[^}]+\}/g, "x");
+      for (const method of Object.keys(operations)) {
+        const reply = await srv.request(method.toUpperCase(), path, method === "get" ? undefined : {});
+        expect(reply.status).toBe(401);
+        problems.push(check(method.toUpperCase(), path, reply));
+      }
+    }
+    expect(problems.filter((p) => p !== null)).toEqual([]);
+  });
+
+  it("documents 413, malformed JSON and the rate budget's 429", async () => {
+    const big = { requestId: "r-big", threadId: "t", message: "x".repeat(8000) };
+    const problems = [
+      check("POST", "/v1/chat", await srv.request("POST", "/v1/chat", big, KEY)),
+      check("POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", big, KEY)),
+      check("POST", "/v1/actions/x/defer", await srv.request("POST", "/v1/actions/x/defer", "{", KEY)),
+    ];
+    await limited.request("GET", "/v1/models", undefined, KEY);
+    const spent = await limited.request("GET", "/v1/tasks", undefined, KEY);
+    expect(spent.status).toBe(429);
+    const limitedDoc: Doc = (await limited.request("GET", "/openapi.json")).json;
+    problems.push(undocumented(limitedDoc, "GET", "/v1/tasks", spent));
+    expect(problems.filter((p) => p !== null)).toEqual([]);
+  });
+});
