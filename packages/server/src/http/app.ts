@@ -40,6 +40,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The error body this route answers with (default: api.md §2). */
     errorFormat?: ErrorFormat;
+    /** The route also answers its 200 as server-sent events (documented in /openapi.json): what they carry. */
+    eventStream?: string;
   }
 }
 

@@ -27,8 +27,9 @@ const SAID: Readonly<Record<number, string>> = {
 /**
  * The OpenAPI transform: fastify-type-provider-zod's, plus the error answers the routes do not declare
  * because the server gives them before the route runs (auth and the rate budget on every /v1 route, body
- * parsing and size, path and query validation, shutdown). They are written with their own media type,
- * so a route that `produces` another one keeps it for its own answers.
+ * parsing and size, path and query validation, shutdown), and the event stream of a route that streams
+ * (`config.eventStream`). Errors are written with their own media type, so a route that `produces`
+ * another one keeps it for its own answers.
  */
 export function createOpenApiTransform(common: CommonResponses) {
   return (input: TransformInput): Transformed => {
@@ -55,6 +56,17 @@ export function createOpenApiTransform(common: CommonResponses) {
       response[status] ??= {
         description: SAID[status],
         content: { "application/json": { schema: errorSchema } },
+      };
+    }
+    const stream = route.config?.eventStream;
+    const ok = response[200];
+    if (stream !== undefined && ok !== undefined) {
+      response[200] = {
+        description: "The answer as JSON, or as server-sent events when the request asks for a stream.",
+        content: {
+          "application/json": { schema: ok },
+          "text/event-stream": { schema: { type: "string", description: stream } },
+        },
       };
     }
     const ordered = Object.fromEntries(Object.entries(response).sort(([a], [b]) => a.localeCompare(b)));

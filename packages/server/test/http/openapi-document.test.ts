@@ -85,4 +85,22 @@ describe("/openapi.json documents what the routes answer", () => {
     problems.push(undocumented(limitedDoc, "GET", "/v1/tasks", spent));
     expect(problems.filter((p) => p !== null)).toEqual([]);
   });
+
+  it("documents the event streams and the iCalendar file", async () => {
+    const turn = { requestId: "r-sse", threadId: "t", message: "Hello there" };
+    const sse = { ...KEY, accept: "text/event-stream" };
+    const completion = { model: "sol", stream: true, messages: [{ role: "user", content: "Hello" }] };
+    const replies: [string, string, HttpReply][] = [
+      ["POST", "/v1/chat", await srv.request("POST", "/v1/chat", turn, sse)],
+      ["POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", completion, KEY)],
+      ["GET", "/v1/calendar/events.ics", await srv.request("GET", "/v1/calendar/events.ics", undefined, KEY)],
+      [
+        "GET",
+        "/v1/calendar/events.ics?thread_id=",
+        await srv.request("GET", "/v1/calendar/events.ics?thread_id=", undefined, KEY),
+      ],
+    ];
+    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 200, 400]);
+    expect(replies.map(([m, p, r]) => check(m, p, r)).filter((p) => p !== null)).toEqual([]);
+  });
 });

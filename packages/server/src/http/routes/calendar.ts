@@ -40,7 +40,13 @@ export function registerCalendarRoutes(app: FastifyInstance, deps: AppDeps): voi
 
   typed.get(
     "/v1/calendar/events.ics",
-    { schema: { querystring: ListQuery, produces: ["text/calendar"] } },
+    {
+      schema: {
+        querystring: ListQuery,
+        produces: ["text/calendar"],
+        response: { 200: z.string().describe("The events as an iCalendar (RFC 5545) file.") },
+      },
+    },
     async (req, reply) => {
       const events = await list(req.tenantId, req.query.thread_id);
       const body = renderIcs(

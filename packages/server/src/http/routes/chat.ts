@@ -24,6 +24,10 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     "/v1/chat",
     {
+      config: {
+        eventStream:
+          "With Accept: text/event-stream: `delta` events ({ text }), then one `final` event carrying the response object.",
+      },
       schema: {
         summary: "Run one chat turn through the control plane",
         body: PacketInput,

@@ -24,7 +24,11 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
   app.withTypeProvider<ZodTypeProvider>().post(
     "/v1/chat/completions",
     {
-      config: { errorFormat: "openai" },
+      config: {
+        errorFormat: "openai",
+        eventStream:
+          "With stream: true: `data: <chat.completion.chunk>` events (with stream_options.include_usage, a last chunk with no choices carrying usage), then `data: [DONE]`.",
+      },
       schema: {
         summary: "OpenAI-compatible chat completion (runs one governed turn)",
         headers: FacadeHeaders,
