@@ -42,6 +42,8 @@ declare module "fastify" {
     errorFormat?: ErrorFormat;
     /** The route also answers its 200 as server-sent events (documented in /openapi.json): what they carry. */
     eventStream?: string;
+    /** Headers the route sets on its answers, by status: name to description (documented in /openapi.json). */
+    responseHeaders?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   }
 }
 

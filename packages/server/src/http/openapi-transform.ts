@@ -24,11 +24,25 @@ const SAID: Readonly<Record<number, string>> = {
   503: "The server is shutting down; retry shortly.",
 };
 
+/** Headers the error answers carry, whichever route gives them. */
+const ERROR_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  401: { "WWW-Authenticate": 'The scheme that authenticates: Bearer realm="solserver".' },
+  429: { "Retry-After": "Seconds until the budget allows another request." },
+  502: {
+    "X-Should-Retry": "`false` when the provider refused the request itself, so repeating it cannot help.",
+  },
+};
+
+/** On the OpenAI facade a reused idempotency key says so too, since OpenAI clients retry every 409. */
+const OPENAI_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  409: { "X-Should-Retry": "`false` for a reused idempotency-key: only a new key can succeed." },
+};
+
 /**
  * The OpenAPI transform: fastify-type-provider-zod's, plus the error answers the routes do not declare
  * because the server gives them before the route runs (auth and the rate budget on every /v1 route, body
  * parsing and size, path and query validation, shutdown), and the event stream of a route that streams
- * (`config.eventStream`). Errors are written with their own media type, so a route that `produces`
+ * (`config.eventStream`), with the headers answers carry (`config.responseHeaders`). Errors are written with their own media type, so a route that `produces`
  * another one keeps it for its own answers.
  */
 export function createOpenApiTransform(common: CommonResponses) {
@@ -58,6 +72,9 @@ export function createOpenApiTransform(common: CommonResponses) {
         content: { "application/json": { schema: errorSchema } },
       };
     }
+    // A 304 has no body (RFC 9110 §15.4.5), whatever null the route sends to end it.
+    if (response[304] !== undefined)
+      response[304] = { type: "null", description: "Not modified: the tag sent is current." };
     const stream = route.config?.eventStream;
     const ok = response[200];
     if (stream !== undefined && ok !== undefined) {
@@ -68,6 +85,15 @@ export function createOpenApiTransform(common: CommonResponses) {
           "text/event-stream": { schema: { type: "string", description: stream } },
         },
       };
+    }
+    const headers = { ...ERROR_HEADERS, ...(route.config?.errorFormat === "openai" ? OPENAI_HEADERS : {}) };
+    for (const [status, named] of Object.entries({ ...headers, ...route.config?.responseHeaders })) {
+      const entry = response[status] as Record<string, unknown> | undefined;
+      if (entry === undefined) continue;
+      const documented = Object.fromEntries(
+        Object.entries(named).map(([name, description]) => [name, { type: "string", description }]),
+      );
+      response[status] = { ...entry, headers: { ...(entry.headers as object | undefined), ...documented } };
     }
     const ordered = Object.fromEntries(Object.entries(response).sort(([a], [b]) => a.localeCompare(b)));
     return { ...out, schema: { ...schema, response: ordered } } as Transformed;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpReply, startTestServer, type TestServer } from "../support/test-server.js";
 
-type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+type Response = { content?: Record<string, unknown>; headers?: Record<string, unknown> };
+type Operation = { responses: Record<string, Response>; parameters?: { in: string; name: string }[] };
 type Doc = { paths: Record<string, Record<string, Operation>> };
 
 const KEY = { authorization: "Bearer key-a" };
@@ -32,6 +33,19 @@ function undocumented(doc: Doc, method: string, path: string, reply: HttpReply):
     return `${method} ${path}: ${reply.status} as ${type} not documented`;
   }
   return null;
+}
+
+/** Headers of the API's own protocol (idempotency, concurrency, tracing, retries) a client must be told of. */
+const PROTOCOL_HEADER =
+  /^(etag|idempotent-replayed|retry-after|www-authenticate|x-should-retry|x-sol-.*|x-request-id)$/;
+
+/** Protocol headers an answer carries that its documented response does not name. */
+function undocumentedHeaders(doc: Doc, method: string, path: string, reply: HttpReply): string[] {
+  const response = operationFor(doc, method, path)?.responses[String(reply.status)];
+  const documented = Object.keys(response?.headers ?? {}).map((h) => h.toLowerCase());
+  return [...reply.headers.keys()]
+    .filter((h) => PROTOCOL_HEADER.test(h) && !documented.includes(h))
+    .map((h) => `${method} ${path} ${reply.status}: ${h}`);
 }
 
 /** Every status and media type the server answers with is in /openapi.json for its operation. */
@@ -102,5 +116,58 @@ describe("/openapi.json documents what the routes answer", () => {
     ];
     expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 200, 400]);
     expect(replies.map(([m, p, r]) => check(m, p, r)).filter((p) => p !== null)).toEqual([]);
+  });
+
+  it("documents the headers the routes read and set", async () => {
+    const turn = { requestId: "r-h", threadId: "t-h", message: "Hello there" };
+    const memento = (await srv.request("POST", "/v1/chat", turn, KEY)).json.threadMemento;
+    const read = await srv.request("GET", "/v1/threads/t-h/memento", undefined, KEY);
+    const completion = { model: "sol", messages: [{ role: "user", content: "Hello" }] };
+    const replies: [string, string, HttpReply][] = [
+      ["POST", "/v1/chat", await srv.request("POST", "/v1/chat", turn, KEY)],
+      ["GET", "/v1/threads/t-h/memento", read],
+      [
+        "GET",
+        "/v1/threads/t-h/memento",
+        await srv.request("GET", "/v1/threads/t-h/memento", undefined, {
+          ...KEY,
+          "if-none-match": read.headers.get("etag") ?? "",
+        }),
+      ],
+      [
+        "PUT",
+        "/v1/threads/t-h/memento",
+        await srv.request("PUT", "/v1/threads/t-h/memento", memento, {
+          ...KEY,
+          "if-match": read.headers.get("etag") ?? "",
+        }),
+      ],
+      ["POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", completion, KEY)],
+      ["POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", completion)],
+      [
+        "POST",
+        "/v1/checkpoints/evaluate",
+        await srv.request(
+          "POST",
+          "/v1/checkpoints/evaluate",
+          { sessionId: "s", event: { type: "session_start" } },
+          KEY,
+        ),
+      ],
+    ];
+    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 304, 200, 200, 401, 200]);
+    expect(replies.flatMap(([m, p, r]) => undocumentedHeaders(doc, m, p, r))).toEqual([]);
+    const spent = await limited.request("GET", "/v1/tasks", undefined, KEY);
+    const limitedDoc: Doc = (await limited.request("GET", "/openapi.json")).json;
+    expect(undocumentedHeaders(limitedDoc, "GET", "/v1/tasks", spent)).toEqual([]);
+    // The conditional requests of the memento protocol (a PUT without either is a 428).
+    const named = (method: string) =>
+      (operationFor(doc, method, "/v1/threads/x/memento")?.parameters ?? [])
+        .filter((p) => p.in === "header")
+        .map((p) => p.name.toLowerCase());
+    expect(named("PUT")).toEqual(expect.arrayContaining(["if-match", "if-none-match"]));
+    expect(named("GET")).toContain("if-none-match");
+    // A 304 carries its ETag and no body.
+    expect(operationFor(doc, "GET", "/v1/threads/x/memento")?.responses["304"]?.content).toBeUndefined();
   });
 });

@@ -27,6 +27,11 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
       config: {
         eventStream:
           "With Accept: text/event-stream: `delta` events ({ text }), then one `final` event carrying the response object.",
+        responseHeaders: {
+          200: {
+            "Idempotent-Replayed": "`true` when this is the stored answer to an earlier identical request.",
+          },
+        },
       },
       schema: {
         summary: "Run one chat turn through the control plane",

@@ -19,6 +19,11 @@ export function registerCheckpointRoutes(app: FastifyInstance, deps: AppDeps): v
   app.withTypeProvider<ZodTypeProvider>().post(
     "/v1/checkpoints/evaluate",
     {
+      config: {
+        responseHeaders: {
+          200: { [CHECKPOINT_TRACE_HEADER]: "The session's trace run (GET /v1/traces/{traceRunId})." },
+        },
+      },
       schema: {
         summary: "Evaluate CRA checkpoints for one event of an acting agent's session",
         body: CheckpointEvaluateRequest,

@@ -45,12 +45,22 @@ function noCurrentVersion(threadId: string): SolError {
   return new SolError("not_found", `No memento for thread ${threadId}; create it with If-None-Match: *.`);
 }
 
+const ETAG = { ETag: "The memento's version; send it back in If-Match to update it." } as const;
+const IF_NONE_MATCH = z.string().optional().describe("An ETag the client holds (304 when still current).");
+
 /** Memento GET/PUT with ETag / If-Match compare-and-swap (api.md §3). */
 export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.get(
     "/v1/threads/:threadId/memento",
-    { schema: { params: Params, response: { 200: ThreadMementoV02, 304: z.null(), 404: ErrorBody } } },
+    {
+      config: { responseHeaders: { 200: ETAG, 304: ETAG } },
+      schema: {
+        params: Params,
+        headers: z.looseObject({ "if-none-match": IF_NONE_MATCH }),
+        response: { 200: ThreadMementoV02, 304: z.null(), 404: ErrorBody },
+      },
+    },
     async (req, reply) => {
       const stored = await deps.store.mementos.get(req.tenantId, req.params.threadId);
       if (!stored) throw new SolError("not_found", `No memento for thread ${req.params.threadId}.`);
@@ -65,8 +75,13 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
   typed.put(
     "/v1/threads/:threadId/memento",
     {
+      config: { responseHeaders: { 200: ETAG } },
       schema: {
         params: Params,
+        headers: z.looseObject({
+          "if-match": z.string().optional().describe("The ETag of the version this write replaces, or *."),
+          "if-none-match": IF_NONE_MATCH.describe("* to create a memento that does not exist yet."),
+        }),
         body: ThreadMementoV02,
         response: { 200: ThreadMementoV02, 400: ErrorBody, 404: ErrorBody, 412: ErrorBody, 428: ErrorBody },
       },

@@ -28,6 +28,16 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         errorFormat: "openai",
         eventStream:
           "With stream: true: `data: <chat.completion.chunk>` events (with stream_options.include_usage, a last chunk with no choices carrying usage), then `data: [DONE]`.",
+        responseHeaders: {
+          200: {
+            "X-Sol-Mode": "The mode the turn ran in.",
+            "X-Sol-Breakpoint": "The breakpoint decision: must, should or skip.",
+            "X-Sol-Trace-Id": "The turn's trace run (GET /v1/traces/{traceRunId}).",
+            "X-Sol-Thread-Id": "The thread the turn joined (x-sol-thread-id, or the key's default thread).",
+            "X-Request-Id": "The turn's request id: the idempotency-key, or one the server made.",
+            "Idempotent-Replayed": "`true` when this is the stored answer to an earlier identical request.",
+          },
+        },
       },
       schema: {
         summary: "OpenAI-compatible chat completion (runs one governed turn)",
