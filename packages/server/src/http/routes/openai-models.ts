@@ -10,6 +10,9 @@ import {
   OpenAiModel as OpenAiModelSchema,
 } from "./openai-contracts.js";
 
+/** Longest model id a path may name (requests name one of at most 256 characters). */
+const MAX_MODEL_ID_LENGTH = 256;
+
 /** The alias every facade client may use whatever model is configured. */
 export const SOL_MODEL_ALIAS = "sol";
 
@@ -55,14 +58,31 @@ export function registerOpenAiModelRoutes(app: FastifyInstance, deps: AppDeps): 
         response: { 200: OpenAiModelSchema, 401: OpenAiError, 404: OpenAiError },
       },
     },
+    async (req) => findModel(models, req.params.model),
+  );
+  // Model ids may hold a slash (`org/name`, as many OpenAI-compatible servers name them), and clients
+  // that put the id in the path as it is (OpenAI's Python client, curl) send it unencoded.
+  typed.get(
+    "/v1/models/*",
+    { config: { errorFormat: "openai" }, schema: { hide: true, params: z.object({ "*": z.string() }) } },
     async (req) => {
-      const found = models.find((m) => m.id === req.params.model);
-      if (!found) {
-        throw new SolError("not_found", `The model '${req.params.model}' does not exist.`, {
-          details: { field: "model" },
+      const id = req.params["*"];
+      // The router refuses an over-long single id with a 400 before any route; a longer path does too.
+      if (id.length > MAX_MODEL_ID_LENGTH) {
+        throw new SolError("invalid_input", "Invalid request: check model; the id is far too long.", {
+          details: [{ path: "model", message: `longer than ${MAX_MODEL_ID_LENGTH} characters` }],
         });
       }
-      return found;
+      return findModel(models, id);
     },
   );
+}
+
+/** The model with this id, or OpenAI's 404. */
+function findModel(models: readonly OpenAiModel[], id: string): OpenAiModel {
+  const found = models.find((m) => m.id === id);
+  if (!found) {
+    throw new SolError("not_found", `The model '${id}' does not exist.`, { details: { field: "model" } });
+  }
+  return found;
 }
