@@ -1,6 +1,7 @@
 import { ErrorBody } from "@solserver/core";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
 import type { ZodType } from "zod";
+import { nullableInBranches } from "./openapi-nullable.js";
 import { OpenAiError } from "./routes/openai-contracts.js";
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -47,7 +48,7 @@ const OPENAI_HEADERS: Readonly<Record<string, Readonly<Record<string, string>>>>
  */
 export function createOpenApiTransform(common: CommonResponses) {
   return (input: TransformInput): Transformed => {
-    const out = jsonSchemaTransform(input);
+    const out = nullableInBranches(jsonSchemaTransform(input)) as Transformed;
     const schema = out.schema as { hide?: boolean; response?: Record<string, unknown> } | undefined;
     if (schema === undefined || schema.hide) return out;
     const { route } = input;

@@ -170,4 +170,28 @@ describe("/openapi.json documents what the routes answer", () => {
     // A 304 carries its ETag and no body.
     expect(operationFor(doc, "GET", "/v1/threads/x/memento")?.responses["304"]?.content).toBeUndefined();
   });
+
+  it("documents null where the routes accept it (OpenAPI 3.0 reads nullable only beside a type)", () => {
+    const untyped: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (node === null || typeof node !== "object") return;
+      const record = node as Record<string, unknown>;
+      if (record.nullable === true && record.type === undefined) untyped.push(at);
+      for (const [key, value] of Object.entries(record)) walk(value, `${at}/${key}`);
+    };
+    walk(doc.paths, "");
+    expect(untyped).toEqual([]);
+    // The assistant's tool-call message, as OpenAI clients send it back: content null.
+    type Node = { properties: Record<string, Node>; items: { oneOf: Node[] }; anyOf: Node[]; enum: string[] };
+    const request = doc.paths["/v1/chat/completions"]?.post as unknown as {
+      requestBody: { content: Record<string, { schema: Node }> };
+    };
+    const messages = request.requestBody.content["application/json"]?.schema.properties.messages;
+    const assistant = messages?.items.oneOf.find((m) => m.properties.role?.enum[0] === "assistant");
+    const content = assistant?.properties.content?.anyOf ?? [];
+    expect(content.map((branch) => (branch as unknown as { nullable?: boolean }).nullable)).toEqual([
+      true,
+      true,
+    ]);
+  });
 });
