@@ -112,3 +112,18 @@ export function describeIssues(issues: readonly Issue[], max = 5): string {
     .map((i) => `${i.path && i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
   return shown.join("; ") + (issues.length > max ? `; and ${issues.length - max} more` : "");
 }
+
+/**
+ * Issues when `value` cannot be stored as JSON and read back as itself: undefined, a function or
+ * symbol, a BigInt, a cycle (a stored queue must load again after a restart).
+ */
+export function jsonIssues(value: unknown, path: ReadonlyArray<string | number> = []): Issue[] {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return [{ code: "not_json", message: `must be JSON (${why})`, path: [...path] }];
+  }
+  return text === undefined ? [{ code: "not_json", message: "must be a JSON value", path: [...path] }] : [];
+}

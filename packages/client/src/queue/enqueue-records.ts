@@ -1,7 +1,7 @@
-import type { IdGenerator, PacketInputBody, Result } from "@solserver/core";
-import { ok, PacketInput } from "@solserver/core";
+import type { IdGenerator, Issue, PacketInputBody, Result } from "@solserver/core";
+import { fail, ok, PacketInput } from "@solserver/core";
 import type { CaptureRecord, LocalMessage, QueuedTransmission } from "../records.js";
-import { fromSchema } from "../validate.js";
+import { fromSchema, jsonIssues } from "../validate.js";
 
 /** An attachment of a message; `source` must be JSON (a URI, a file name, inline text...). */
 export interface CaptureInput {
@@ -24,6 +24,22 @@ export interface EnqueueRecords {
 
 const validPacket = fromSchema(PacketInput);
 
+/** Each attachment needs a kind and a JSON source: the store must read the capture back after a restart. */
+function attachmentIssues(attachments: readonly CaptureInput[]): Issue[] {
+  return attachments.flatMap((a, i) => [
+    ...(typeof a.kind === "string" && a.kind.length > 0
+      ? []
+      : [
+          {
+            code: "invalid_type",
+            message: "kind must be a non-empty string",
+            path: ["attachments", i, "kind"],
+          },
+        ]),
+    ...jsonIssues(a.source, ["attachments", i, "source"]),
+  ]);
+}
+
 /** Builds the local message, its pending captures and its queued transmission, or the input's issues. */
 export function buildEnqueueRecords(
   input: EnqueueInput,
@@ -35,6 +51,8 @@ export function buildEnqueueRecords(
   const packet: PacketInputBody = { ...fields, requestId, packetId: fields.packetId ?? ids("pkt") };
   const checked = validPacket(packet);
   if (!checked.ok) return checked;
+  const issues = [...jsonIssues(packet), ...attachmentIssues(attachments)];
+  if (issues.length > 0) return fail(...issues);
   const now = new Date(nowMs).toISOString();
   const transmissionId = ids("tx");
   const messageId = ids("msg");
