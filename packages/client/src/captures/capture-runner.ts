@@ -3,6 +3,7 @@ import { isSolError, SolError } from "@solserver/core";
 import { untilAborted } from "../abort.js";
 import type { QueueState } from "../queue/queue-state.js";
 import type { CaptureRecord } from "../records.js";
+import { describeIssues, jsonIssues } from "../validate.js";
 import type { CaptureEvent } from "./capture-machine.js";
 import { transitionCapture } from "./capture-machine.js";
 
@@ -135,6 +136,8 @@ export class CaptureRunner {
         processor.process(capture, { signal: controller.signal }),
         controller.signal,
       );
+      const problem = outputProblem(output);
+      if (problem !== null) throw new SolError("capture_failed", problem);
       event = {
         type: "processed",
         at: this.clock.now(),
@@ -163,6 +166,22 @@ export class CaptureRunner {
       else waiter.reject(failedError(capture));
     }
   }
+}
+
+/**
+ * Why a processor's output cannot be kept with its capture (the store must save and load it again),
+ * or null: `dataDescription` a string, `data` JSON.
+ */
+function outputProblem(output: CaptureOutput | undefined): string | null {
+  if (output === undefined || output === null) return null;
+  if (typeof output !== "object") return "The processor returned no { dataDescription?, data? } object.";
+  const issues = [
+    ...(output.dataDescription === undefined || typeof output.dataDescription === "string"
+      ? []
+      : [{ code: "invalid_type", message: "must be a string", path: ["dataDescription"] }]),
+    ...(output.data === undefined ? [] : jsonIssues(output.data, ["data"])),
+  ];
+  return issues.length === 0 ? null : `The processor's output cannot be stored: ${describeIssues(issues)}.`;
 }
 
 function failedError(capture: CaptureRecord): SolError {
