@@ -9,7 +9,10 @@ import type { BackoffConfig } from "./backoff.js";
 import { backoffProblems, DEFAULT_BACKOFF } from "./backoff.js";
 import type { QueueListener } from "./queue-state.js";
 
-/** Delivers one packet; throw (ideally a SolClientError) to fail the try. */
+/**
+ * Delivers one packet; throw (ideally a SolClientError) to fail the try. The result is checked
+ * against ChatResponse: a mismatch fails the try with invalid_response.
+ */
 export type SendChat = (
   packet: PacketInputBody,
   context: { readonly signal: AbortSignal; readonly transmission: QueuedTransmission },

@@ -5,6 +5,8 @@ import type { CaptureProcessor } from "../captures/capture-runner.js";
 import { CaptureRunner } from "../captures/capture-runner.js";
 import type { SolClientError } from "../errors.js";
 import { toSolClientError } from "../errors.js";
+import { responses } from "../http/responses.js";
+import { checkResponse } from "../http/transport.js";
 import type {
   CaptureRecord,
   LocalMessage,
@@ -345,9 +347,11 @@ export class TransmissionQueue {
     let response: ChatResponse;
     try {
       if (controller.signal.aborted) throw new SolError("aborted", "stopped");
-      response = await untilAborted(
-        send(t.packet, { signal: controller.signal, transmission: t }),
-        controller.signal,
+      // A custom send may return anything; the stored response must load again after a restart.
+      response = checkResponse(
+        await untilAborted(send(t.packet, { signal: controller.signal, transmission: t }), controller.signal),
+        responses.chat,
+        "send",
       );
       if (response.requestId !== t.requestId) {
         throw new SolError("invalid_response", `The response is for requestId ${response.requestId}.`);
