@@ -130,6 +130,7 @@ const eventArb: fc.Arbitrary<(at: number, n: number) => TransmissionEvent> = fc.
   fc.constant((at: number): TransmissionEvent => ({ type: "interrupt", at })),
   fc.constant((at: number): TransmissionEvent => ({ type: "retry", at })),
   fc.constant((at: number): TransmissionEvent => ({ type: "wake", at })),
+  fc.constant((at: number): TransmissionEvent => ({ type: "rebase", at: at - 3_600_000 })),
 );
 
 const coreFields = (t: QueuedTransmission) =>

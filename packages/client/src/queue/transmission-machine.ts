@@ -16,7 +16,9 @@ export interface TransmissionMachineState extends Transmission {
  * `fail` with a retryable error and attempts left goes back to queued with a backoff delay;
  * `interrupt` (crash recovery, stop) returns a try whose outcome is unknown to queued without
  * spending an attempt, so it is sent again with the same requestId. `wake` (connectivity is back)
- * brings a queued transmission's next try forward to now, keeping its attempt count.
+ * brings a queued transmission's next try forward to now, keeping its attempt count. `rebase` (the
+ * clock went back) moves a plan stamped after `at` to `at` plus the delay it planned, so a retry
+ * never waits for the clock to catch up with the time it lost.
  */
 export type TransmissionEvent =
   | { readonly type: "send"; readonly at: number; readonly attemptId: string }
@@ -31,7 +33,8 @@ export type TransmissionEvent =
     }
   | { readonly type: "interrupt"; readonly at: number; readonly retryAt?: number }
   | { readonly type: "retry"; readonly at: number }
-  | { readonly type: "wake"; readonly at: number };
+  | { readonly type: "wake"; readonly at: number }
+  | { readonly type: "rebase"; readonly at: number };
 
 export const INTERRUPTED_ERROR_CODE = "interrupted";
 
@@ -141,6 +144,14 @@ export function transition<S extends TransmissionMachineState>(
       if (state.status !== "queued") return invalid(state, event, "only a queued transmission is woken");
       if (state.nextAttemptAt === null || state.nextAttemptAt <= event.at) return ok(state);
       return ok({ ...state, nextAttemptAt: event.at, updatedAt: iso(event.at) });
+    }
+    case "rebase": {
+      if (state.status !== "queued") return invalid(state, event, "only a queued transmission is rebased");
+      // updatedAt is stamped whenever nextAttemptAt is set, so their difference is the planned delay.
+      const stamped = Date.parse(state.updatedAt);
+      if (state.nextAttemptAt === null || !(stamped > event.at)) return ok(state);
+      const delay = Math.max(0, state.nextAttemptAt - stamped);
+      return ok({ ...state, nextAttemptAt: event.at + delay, updatedAt: iso(event.at) });
     }
     case "retry": {
       if (state.status !== "failed")

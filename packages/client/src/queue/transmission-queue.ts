@@ -290,6 +290,8 @@ export class TransmissionQueue {
     if (!this.running) return;
     if (this.wake !== undefined) clearTimeout(this.wake);
     this.wake = undefined;
+    const now = this.options.clock.now();
+    this.rebaseFutureStamps(now);
     const heads = new Map<string, QueuedTransmission>();
     const busy = new Set<string>();
     for (const id of this.state.active) {
@@ -298,7 +300,6 @@ export class TransmissionQueue {
       const head = heads.get(t.threadId);
       if (t.status === "queued" && (head === undefined || t.seq < head.seq)) heads.set(t.threadId, t);
     }
-    const now = this.options.clock.now();
     let nextWake = Number.POSITIVE_INFINITY;
     const ready = [...heads.values()]
       .filter((t) => !busy.has(t.threadId))
@@ -312,6 +313,18 @@ export class TransmissionQueue {
       this.wake = setTimeout(() => this.pump(), Math.min(MAX_TIMER_MS, Math.max(0, nextWake - now)));
     }
     this.settle();
+  }
+
+  /** The clock went back since some retries were planned: keep their planned delays from now. */
+  private rebaseFutureStamps(now: number): void {
+    let moved = false;
+    for (const id of this.state.active) {
+      const t = this.state.transmissions.get(id)!;
+      if (t.status !== "queued" || t.nextAttemptAt === null || !(Date.parse(t.updatedAt) > now)) continue;
+      this.apply(t, { type: "rebase", at: now });
+      moved = true;
+    }
+    if (moved) this.persist();
   }
 
   private deliver(t: QueuedTransmission, at: number): void {
