@@ -5,6 +5,8 @@ export interface RecordedError {
   readonly code: string;
   readonly message: string;
   readonly status?: number;
+  /** The server's Retry-After on this failure, in ms: no automatic try comes sooner (resume() included). */
+  readonly retryAfterMs?: number;
 }
 
 /**

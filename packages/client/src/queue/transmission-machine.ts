@@ -68,6 +68,15 @@ function closeAttempt(
   return [...attempts.slice(0, -1), closed];
 }
 
+/** The earliest time the last failure's Retry-After allows (its attempt's end plus the delay), or -Infinity. */
+function retryAfterFloor(state: TransmissionMachineState): number {
+  const retryAfterMs = state.lastError?.retryAfterMs;
+  const endedAt = state.deliveryAttempts.at(-1)?.endedAt;
+  if (retryAfterMs === undefined || endedAt === undefined) return Number.NEGATIVE_INFINITY;
+  const ended = Date.parse(endedAt);
+  return Number.isFinite(ended) ? ended + Math.max(0, retryAfterMs) : Number.NEGATIVE_INFINITY;
+}
+
 /** Applies one event to a transmission; an event the current status does not allow is an issue. */
 export function transition<S extends TransmissionMachineState>(
   state: S,
@@ -142,8 +151,10 @@ export function transition<S extends TransmissionMachineState>(
     }
     case "wake": {
       if (state.status !== "queued") return invalid(state, event, "only a queued transmission is woken");
-      if (state.nextAttemptAt === null || state.nextAttemptAt <= event.at) return ok(state);
-      return ok({ ...state, nextAttemptAt: event.at, updatedAt: iso(event.at) });
+      // Connectivity says nothing about a server that asked to be left alone: Retry-After still holds.
+      const target = Math.max(event.at, retryAfterFloor(state));
+      if (state.nextAttemptAt === null || state.nextAttemptAt <= target) return ok(state);
+      return ok({ ...state, nextAttemptAt: target, updatedAt: iso(event.at) });
     }
     case "rebase": {
       if (state.status !== "queued") return invalid(state, event, "only a queued transmission is rebased");

@@ -184,8 +184,9 @@ export class TransmissionQueue {
 
   /**
    * Connectivity is back (a browser's `online` event, say): queued transmissions waiting out a
-   * backoff are tried now, and failed ones whose last error was the network (network_error,
-   * timeout) go back to queued with a fresh attempt budget. Same requestIds, so nothing is sent twice.
+   * backoff are tried now (never before a server's Retry-After), and failed ones whose last error
+   * was the network (network_error, timeout) go back to queued with a fresh attempt budget. Same
+   * requestIds, so nothing is sent twice.
    */
   async resume(): Promise<void> {
     const at = this.options.clock.now();
@@ -392,6 +393,7 @@ export class TransmissionQueue {
       code: error.code,
       message: error.message.slice(0, 500),
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     };
     this.apply(
       t,

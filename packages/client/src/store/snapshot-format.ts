@@ -12,7 +12,12 @@ import { arrayOf, fieldIssues, fromSchema, isObject, shape } from "../validate.j
 
 export const UNSUPPORTED_FORMAT = "unsupported_format_version";
 
-const recordedError = shape({ code: "string", message: "string", status: "number?" });
+const recordedError = shape({
+  code: "string",
+  message: "string",
+  status: "number?",
+  retryAfterMs: "number?",
+});
 const transmissionCore = fromSchema(Transmission);
 const packet = fromSchema(PacketInput);
 const chatResponse = fromSchema(ChatResponse);
