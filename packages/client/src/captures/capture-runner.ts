@@ -1,6 +1,7 @@
 import type { Clock } from "@solserver/core";
-import { isSolError, SolError } from "@solserver/core";
+import { isSolError } from "@solserver/core";
 import { untilAborted } from "../abort.js";
+import { SolClientError } from "../errors.js";
 import type { QueueState } from "../queue/queue-state.js";
 import type { CaptureRecord } from "../records.js";
 import { describeIssues, jsonIssues } from "../validate.js";
@@ -72,10 +73,10 @@ export class CaptureRunner {
   /** Applies an event; invalid ones throw invalid_transition. */
   apply(captureId: string, event: CaptureEvent): void {
     const capture = this.state.captures.get(captureId);
-    if (capture === undefined) throw new SolError("not_found", `No capture ${captureId}.`);
+    if (capture === undefined) throw new SolClientError("not_found", `No capture ${captureId}.`);
     const result = transitionCapture(capture, event);
     if (!result.ok)
-      throw new SolError("invalid_transition", result.issues[0]?.message ?? "invalid transition");
+      throw new SolClientError("invalid_transition", result.issues[0]?.message ?? "invalid transition");
     this.state.putCapture(result.value);
     this.persist();
   }
@@ -83,7 +84,8 @@ export class CaptureRunner {
   /** Resolves when the capture is ready; rejects with capture_failed when it fails. */
   waitFor(captureId: string, signal?: AbortSignal): Promise<CaptureRecord> {
     const capture = this.state.captures.get(captureId);
-    if (capture === undefined) return Promise.reject(new SolError("not_found", `No capture ${captureId}.`));
+    if (capture === undefined)
+      return Promise.reject(new SolClientError("not_found", `No capture ${captureId}.`));
     if (capture.status === "ready") return Promise.resolve(capture);
     if (capture.status === "failed") return Promise.reject(failedError(capture));
     return new Promise<CaptureRecord>((resolve, reject) => {
@@ -100,7 +102,7 @@ export class CaptureRunner {
       };
       const onAbort = () => {
         set.delete(waiter);
-        reject(new SolError("aborted", `Stopped waiting for capture ${captureId}.`));
+        reject(new SolClientError("aborted", `Stopped waiting for capture ${captureId}.`));
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -137,7 +139,7 @@ export class CaptureRunner {
         controller.signal,
       );
       const problem = outputProblem(output);
-      if (problem !== null) throw new SolError("capture_failed", problem);
+      if (problem !== null) throw new SolClientError("capture_failed", problem);
       event = {
         type: "processed",
         at: this.clock.now(),
@@ -184,8 +186,8 @@ function outputProblem(output: CaptureOutput | undefined): string | null {
   return issues.length === 0 ? null : `The processor's output cannot be stored: ${describeIssues(issues)}.`;
 }
 
-function failedError(capture: CaptureRecord): SolError {
-  return new SolError(
+function failedError(capture: CaptureRecord): SolClientError {
+  return new SolClientError(
     "capture_failed",
     `Capture ${capture.captureId} failed: ${capture.error?.message ?? "unknown"}`,
     {

@@ -1,4 +1,4 @@
-import { SolError } from "@solserver/core";
+import { SolClientError } from "../errors.js";
 
 /** The fetch signature the SDK needs; the global fetch of Node 20 and browsers fits. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -42,7 +42,7 @@ export function resolveClientOptions(options: SolClientOptions): ResolvedClientO
     merged.fetch ?? (typeof globalThis.fetch === "function" ? globalThis.fetch.bind(globalThis) : null);
   if (fetchFn === null) problems.push("fetch is not available; pass options.fetch");
   if (problems.length > 0 || fetchFn === null) {
-    throw new SolError("invalid_input", `Invalid SolClient options: ${problems.join("; ")}`, {
+    throw new SolClientError("invalid_input", `Invalid SolClient options: ${problems.join("; ")}`, {
       details: { problems },
     });
   }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Issue } from "@solserver/core";
-import { SolError } from "@solserver/core";
+import { SolClientError } from "../errors.js";
 import type { QueueSnapshot } from "../records.js";
 import type { QueueStore } from "../store/queue-store.js";
 import { migrateQueueSnapshot, UNSUPPORTED_FORMAT } from "../store/snapshot-format.js";
@@ -28,7 +28,7 @@ export class FileQueueStore implements QueueStore {
 
   constructor(options: FileQueueStoreOptions) {
     if (typeof options.path !== "string" || options.path.length === 0) {
-      throw new SolError("invalid_input", "FileQueueStore needs a path.");
+      throw new SolClientError("invalid_input", "FileQueueStore needs a path.");
     }
     this.path = options.path;
     this.onCorrupt = options.onCorrupt;
@@ -54,7 +54,7 @@ export class FileQueueStore implements QueueStore {
       const result = migrateQueueSnapshot(raw);
       if (result.ok) return result.value;
       if (result.issues.some((i) => i.code === UNSUPPORTED_FORMAT)) {
-        throw new SolError("conflict", `${this.path} was written by a newer SDK.`, {
+        throw new SolClientError("conflict", `${this.path} was written by a newer SDK.`, {
           details: result.issues,
         });
       }

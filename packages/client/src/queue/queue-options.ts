@@ -1,6 +1,6 @@
 import type { ChatResponse, Clock, IdGenerator, PacketInputBody } from "@solserver/core";
-import { SolError } from "@solserver/core";
 import type { CaptureProcessor } from "../captures/capture-runner.js";
+import { SolClientError } from "../errors.js";
 import type { SolClient } from "../http/sol-client.js";
 import { randomId } from "../ids.js";
 import type { QueuedTransmission } from "../records.js";
@@ -77,7 +77,7 @@ export function resolveQueueOptions(options: TransmissionQueueOptions): Resolved
   if (!Number.isInteger(merged.concurrency) || merged.concurrency < 1)
     problems.push("concurrency must be an integer >= 1");
   if (problems.length > 0) {
-    throw new SolError("invalid_input", `Invalid TransmissionQueue options: ${problems.join("; ")}`, {
+    throw new SolClientError("invalid_input", `Invalid TransmissionQueue options: ${problems.join("; ")}`, {
       details: { problems },
     });
   }

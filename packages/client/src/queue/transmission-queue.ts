@@ -1,10 +1,8 @@
 import type { ChatResponse, TransmissionStatus } from "@solserver/core";
-import { SolError } from "@solserver/core";
 import { untilAborted } from "../abort.js";
 import type { CaptureProcessor } from "../captures/capture-runner.js";
 import { CaptureRunner } from "../captures/capture-runner.js";
-import type { SolClientError } from "../errors.js";
-import { toSolClientError } from "../errors.js";
+import { SolClientError, toSolClientError } from "../errors.js";
 import { responses } from "../http/responses.js";
 import { checkResponse } from "../http/transport.js";
 import type {
@@ -124,13 +122,14 @@ export class TransmissionQueue {
     await this.captures.stop();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
-    for (const w of waiters) w.reject(new SolError("aborted", "The queue was stopped before it drained."));
+    for (const w of waiters)
+      w.reject(new SolClientError("aborted", "The queue was stopped before it drained."));
     if (this.loaded) await this.writer.request();
   }
 
   /** Resolves once nothing is queued, sending or being processed, and that state is saved. */
   async drain(): Promise<void> {
-    if (!this.running) throw new SolError("invalid_transition", "Start the queue before drain().");
+    if (!this.running) throw new SolClientError("invalid_transition", "Start the queue before drain().");
     await new Promise<void>((resolve, reject) => {
       this.drainWaiters.push({ resolve, reject });
       this.settle();
@@ -140,16 +139,20 @@ export class TransmissionQueue {
 
   /** Creates the local message (and its captures) at once and queues its transmission. */
   enqueue(input: EnqueueInput): EnqueueResult {
-    if (!this.loaded) throw new SolError("invalid_transition", "Call load() or start() before enqueue().");
+    if (!this.loaded)
+      throw new SolClientError("invalid_transition", "Call load() or start() before enqueue().");
     const built = buildEnqueueRecords(input, this.nextSeq, this.options.clock.now(), this.options.ids);
     if (!built.ok) {
-      throw new SolError("invalid_input", `Invalid message: ${describeIssues(built.issues)}`, {
+      throw new SolClientError("invalid_input", `Invalid message: ${describeIssues(built.issues)}`, {
         details: { issues: built.issues },
       });
     }
     const { message, captures, transmission } = built.value;
     if ([...this.state.transmissions.values()].some((t) => t.requestId === transmission.requestId)) {
-      throw new SolError("idempotency_conflict", `requestId ${transmission.requestId} is already queued.`);
+      throw new SolClientError(
+        "idempotency_conflict",
+        `requestId ${transmission.requestId} is already queued.`,
+      );
     }
     this.nextSeq += 1;
     this.state.putMessage(message);
@@ -170,7 +173,7 @@ export class TransmissionQueue {
   /** Manual retry of a failed transmission (failed -> queued), with a fresh attempt budget. */
   async retry(transmissionId: string): Promise<void> {
     const t = this.state.transmissions.get(transmissionId);
-    if (t === undefined) throw new SolError("not_found", `No transmission ${transmissionId}.`);
+    if (t === undefined) throw new SolClientError("not_found", `No transmission ${transmissionId}.`);
     this.apply(t, { type: "retry", at: this.options.clock.now() }, undefined, true);
     const persisted = this.persist();
     this.pump();
@@ -275,7 +278,10 @@ export class TransmissionQueue {
       this.state.putTransmission(result.value, error);
       return;
     }
-    const problem = new SolError("invalid_transition", result.issues[0]?.message ?? "invalid transition");
+    const problem = new SolClientError(
+      "invalid_transition",
+      result.issues[0]?.message ?? "invalid transition",
+    );
     if (strict) throw problem;
     this.options.onError(problem);
   }
@@ -331,7 +337,7 @@ export class TransmissionQueue {
   private deliver(t: QueuedTransmission, at: number): void {
     const result = transition(t, { type: "send", at, attemptId: this.options.ids("att") });
     if (!result.ok) {
-      this.options.onError(new SolError("invalid_transition", result.issues[0]!.message));
+      this.options.onError(new SolClientError("invalid_transition", result.issues[0]!.message));
       return;
     }
     const sending = result.value;
@@ -360,7 +366,7 @@ export class TransmissionQueue {
     }
     let response: ChatResponse;
     try {
-      if (controller.signal.aborted) throw new SolError("aborted", "stopped");
+      if (controller.signal.aborted) throw new SolClientError("aborted", "stopped");
       // A custom send may return anything; the stored response must load again after a restart.
       response = checkResponse(
         await untilAborted(send(t.packet, { signal: controller.signal, transmission: t }), controller.signal),
@@ -368,7 +374,7 @@ export class TransmissionQueue {
         "send",
       );
       if (response.requestId !== t.requestId) {
-        throw new SolError("invalid_response", `The response is for requestId ${response.requestId}.`);
+        throw new SolClientError("invalid_response", `The response is for requestId ${response.requestId}.`);
       }
     } catch (err) {
       if (controller.signal.aborted) this.apply(t, { type: "interrupt", at: clock.now() });

@@ -1,5 +1,5 @@
 import type { Issue } from "@solserver/core";
-import { SolError } from "@solserver/core";
+import { SolClientError } from "../errors.js";
 import type { QueueSnapshot } from "../records.js";
 import { mergeQueueSnapshots } from "./merge-snapshots.js";
 import type { QueueStore } from "./queue-store.js";
@@ -54,7 +54,7 @@ export class IndexedDbQueueStore implements QueueStore {
     const result = migrateQueueSnapshot(raw);
     if (result.ok) return result.value;
     if (result.issues.some((i) => i.code === UNSUPPORTED_FORMAT)) {
-      throw new SolError("conflict", "The stored queue was written by a newer SDK.", {
+      throw new SolClientError("conflict", "The stored queue was written by a newer SDK.", {
         details: result.issues,
       });
     }
@@ -97,7 +97,9 @@ export class IndexedDbQueueStore implements QueueStore {
     if (this.db) return this.db;
     const factory = this.options.indexedDB ?? globalThis.indexedDB;
     if (factory === undefined) {
-      return Promise.reject(new SolError("unavailable", "IndexedDB is not available here."));
+      return Promise.reject(
+        new SolClientError("unavailable", "IndexedDB is not available here.", { retryable: false }),
+      );
     }
     const { dbName, storeName } = this.options;
     this.db = new Promise<IDBDatabase>((resolve, reject) => {

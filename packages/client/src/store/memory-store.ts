@@ -1,4 +1,4 @@
-import { SolError } from "@solserver/core";
+import { SolClientError } from "../errors.js";
 import type { QueueSnapshot } from "../records.js";
 import type { QueueStore } from "./queue-store.js";
 import { migrateQueueSnapshot } from "./snapshot-format.js";
@@ -18,7 +18,7 @@ export class MemoryQueueStore implements QueueStore {
     if (this.text === null) return null;
     const result = migrateQueueSnapshot(JSON.parse(this.text));
     if (!result.ok) {
-      throw new SolError("invalid_input", "The stored queue snapshot is invalid.", {
+      throw new SolClientError("invalid_input", "The stored queue snapshot is invalid.", {
         details: result.issues,
       });
     }
