@@ -114,16 +114,18 @@ export function describeIssues(issues: readonly Issue[], max = 5): string {
 }
 
 /**
- * Issues when `value` cannot be stored as JSON and read back as itself: undefined, a function or
- * symbol, a BigInt, a cycle (a stored queue must load again after a restart).
+ * The JSON form of `value`, which every queue store holds alike (IndexedDB's structured clone
+ * refuses functions that JSON drops), or why it has none: undefined, a function or symbol, a BigInt,
+ * a cycle (a stored queue must load again after a restart).
  */
-export function jsonIssues(value: unknown, path: ReadonlyArray<string | number> = []): Issue[] {
+export function asJson(value: unknown, path: ReadonlyArray<string | number> = []): Result<unknown> {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return [{ code: "not_json", message: `must be JSON (${why})`, path: [...path] }];
+    return fail({ code: "not_json", message: `must be JSON (${why})`, path: [...path] });
   }
-  return text === undefined ? [{ code: "not_json", message: "must be a JSON value", path: [...path] }] : [];
+  if (text === undefined) return fail({ code: "not_json", message: "must be a JSON value", path: [...path] });
+  return ok(JSON.parse(text) as unknown);
 }

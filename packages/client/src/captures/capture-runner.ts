@@ -1,10 +1,10 @@
-import type { Clock } from "@solserver/core";
+import type { Clock, Issue } from "@solserver/core";
 import { isSolError } from "@solserver/core";
 import { untilAborted } from "../abort.js";
 import { SolClientError } from "../errors.js";
 import type { QueueState } from "../queue/queue-state.js";
 import type { CaptureRecord } from "../records.js";
-import { describeIssues, jsonIssues } from "../validate.js";
+import { asJson, describeIssues } from "../validate.js";
 import type { CaptureEvent } from "./capture-machine.js";
 import { transitionCapture } from "./capture-machine.js";
 
@@ -138,14 +138,7 @@ export class CaptureRunner {
         processor.process(capture, { signal: controller.signal }),
         controller.signal,
       );
-      const problem = outputProblem(output);
-      if (problem !== null) throw new SolClientError("capture_failed", problem);
-      event = {
-        type: "processed",
-        at: this.clock.now(),
-        ...(output?.dataDescription === undefined ? {} : { dataDescription: output.dataDescription }),
-        ...(output?.data === undefined ? {} : { data: output.data }),
-      };
+      event = { type: "processed", at: this.clock.now(), ...storedOutput(output) };
     } catch (err) {
       const error = isSolError(err)
         ? { code: err.code, message: err.message }
@@ -171,19 +164,33 @@ export class CaptureRunner {
 }
 
 /**
- * Why a processor's output cannot be kept with its capture (the store must save and load it again),
- * or null: `dataDescription` a string, `data` JSON.
+ * A processor's output as kept with its capture (`data` in its JSON form: every store must save it
+ * and load it again); throws capture_failed when `dataDescription` is no string or `data` no JSON.
  */
-function outputProblem(output: CaptureOutput | undefined): string | null {
-  if (output === undefined || output === null) return null;
-  if (typeof output !== "object") return "The processor returned no { dataDescription?, data? } object.";
-  const issues = [
-    ...(output.dataDescription === undefined || typeof output.dataDescription === "string"
-      ? []
-      : [{ code: "invalid_type", message: "must be a string", path: ["dataDescription"] }]),
-    ...(output.data === undefined ? [] : jsonIssues(output.data, ["data"])),
-  ];
-  return issues.length === 0 ? null : `The processor's output cannot be stored: ${describeIssues(issues)}.`;
+function storedOutput(output: CaptureOutput | undefined): CaptureOutput {
+  if (output === undefined || output === null) return {};
+  if (typeof output !== "object") {
+    throw new SolClientError(
+      "capture_failed",
+      "The processor returned no { dataDescription?, data? } object.",
+    );
+  }
+  const issues: Issue[] = [];
+  if (output.dataDescription !== undefined && typeof output.dataDescription !== "string") {
+    issues.push({ code: "invalid_type", message: "must be a string", path: ["dataDescription"] });
+  }
+  const data = output.data === undefined ? undefined : asJson(output.data, ["data"]);
+  if (data !== undefined && !data.ok) issues.push(...data.issues);
+  if (issues.length > 0) {
+    throw new SolClientError(
+      "capture_failed",
+      `The processor's output cannot be stored: ${describeIssues(issues)}.`,
+    );
+  }
+  return {
+    ...(output.dataDescription === undefined ? {} : { dataDescription: output.dataDescription }),
+    ...(data?.ok ? { data: data.value } : {}),
+  };
 }
 
 function failedError(capture: CaptureRecord): SolClientError {

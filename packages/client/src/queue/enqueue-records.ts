@@ -1,9 +1,9 @@
 import type { IdGenerator, Issue, PacketInputBody, Result } from "@solserver/core";
 import { fail, ok, PacketInput } from "@solserver/core";
 import type { CaptureRecord, LocalMessage, QueuedTransmission } from "../records.js";
-import { fromSchema, jsonIssues } from "../validate.js";
+import { asJson, fromSchema } from "../validate.js";
 
-/** An attachment of a message; `source` must be JSON (a URI, a file name, inline text...). */
+/** An attachment of a message; `source` must be JSON (a URI, a file name, inline text...) and is kept in its JSON form. */
 export interface CaptureInput {
   readonly kind: string;
   readonly source: unknown;
@@ -24,20 +24,25 @@ export interface EnqueueRecords {
 
 const validPacket = fromSchema(PacketInput);
 
-/** Each attachment needs a kind and a JSON source: the store must read the capture back after a restart. */
-function attachmentIssues(attachments: readonly CaptureInput[]): Issue[] {
-  return attachments.flatMap((a, i) => [
-    ...(typeof a.kind === "string" && a.kind.length > 0
-      ? []
-      : [
-          {
-            code: "invalid_type",
-            message: "kind must be a non-empty string",
-            path: ["attachments", i, "kind"],
-          },
-        ]),
-    ...jsonIssues(a.source, ["attachments", i, "source"]),
-  ]);
+/**
+ * Each attachment needs a kind and a JSON source (kept in its JSON form): the store must read the
+ * capture back after a restart.
+ */
+function storedAttachments(attachments: readonly CaptureInput[]): Result<CaptureInput[]> {
+  const issues: Issue[] = [];
+  const stored = attachments.map((a, i) => {
+    if (typeof a.kind !== "string" || a.kind.length === 0) {
+      issues.push({
+        code: "invalid_type",
+        message: "kind must be a non-empty string",
+        path: ["attachments", i, "kind"],
+      });
+    }
+    const source = asJson(a.source, ["attachments", i, "source"]);
+    if (!source.ok) issues.push(...source.issues);
+    return { kind: a.kind, source: source.ok ? source.value : undefined };
+  });
+  return issues.length === 0 ? ok(stored) : fail(...issues);
 }
 
 /** Builds the local message, its pending captures and its queued transmission, or the input's issues. */
@@ -47,16 +52,20 @@ export function buildEnqueueRecords(
   nowMs: number,
   ids: IdGenerator,
 ): Result<EnqueueRecords> {
-  const { attachments = [], requestId = ids("req"), ...fields } = input;
-  const packet: PacketInputBody = { ...fields, requestId, packetId: fields.packetId ?? ids("pkt") };
+  const { attachments: given = [], requestId = ids("req"), ...fields } = input;
+  // The packet is stored (and sent) in its JSON form: what a restart reads back is what was sent.
+  const json = asJson({ ...fields, requestId, packetId: fields.packetId ?? ids("pkt") });
+  if (!json.ok) return json;
+  const packet = json.value as PacketInputBody;
   const checked = validPacket(packet);
-  if (!checked.ok) return checked;
-  const issues = [...jsonIssues(packet), ...attachmentIssues(attachments)];
-  if (issues.length > 0) return fail(...issues);
+  const attachments = storedAttachments(given);
+  if (!checked.ok || !attachments.ok) {
+    return fail(...(checked.ok ? [] : checked.issues), ...(attachments.ok ? [] : attachments.issues));
+  }
   const now = new Date(nowMs).toISOString();
   const transmissionId = ids("tx");
   const messageId = ids("msg");
-  const captures: CaptureRecord[] = attachments.map((a) => ({
+  const captures: CaptureRecord[] = attachments.value.map((a) => ({
     captureId: ids("cap"),
     messageId,
     threadId: fields.threadId,
