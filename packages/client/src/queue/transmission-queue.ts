@@ -55,6 +55,8 @@ export class TransmissionQueue {
   private loaded = false;
   private running = false;
   private nextSeq = 0;
+  /** Saves before a try that failed in a row: the store's own backoff (disk full, quota). */
+  private storeFailures = 0;
   private wake: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: TransmissionQueueOptions) {
@@ -358,9 +360,13 @@ export class TransmissionQueue {
     try {
       // The transmission must be durable before the server can see its requestId.
       await this.writer.request();
+      this.storeFailures = 0;
     } catch {
+      // Not a send failure (no attempt spent), but a store that keeps failing is backed off too.
+      this.storeFailures += 1;
       const retryAt =
-        clock.now() + retryDelayMs(t.failuresInRound + 1, this.options.backoff, this.options.random);
+        clock.now() +
+        retryDelayMs(t.failuresInRound + this.storeFailures, this.options.backoff, this.options.random);
       this.apply(t, { type: "interrupt", at: clock.now(), retryAt });
       return;
     }
