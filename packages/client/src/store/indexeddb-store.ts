@@ -70,7 +70,8 @@ export class IndexedDbQueueStore implements QueueStore {
   /**
    * Stores the snapshot, merged with what is stored (see mergeQueueSnapshots): every tab of an origin
    * shares this record, and a tab must not drop the messages another one queued. Read and write are
-   * one transaction, so tabs saving at once are applied one after the other. Resolves once committed.
+   * one transaction, so tabs saving at once are applied one after the other. Resolves once committed;
+   * rejects with `conflict`, writing nothing, when a newer SDK's format is stored.
    */
   async save(snapshot: QueueSnapshot): Promise<void> {
     const db = await this.open();
@@ -78,12 +79,24 @@ export class IndexedDbQueueStore implements QueueStore {
     const tx = db.transaction(storeName, "readwrite", { durability: "strict" });
     const store = tx.objectStore(storeName);
     const read = store.get(key);
+    let refused: SolClientError | undefined;
     read.onsuccess = () => {
-      // Stored data this SDK cannot read (corrupt, or a newer format) is not merged into.
       const current = read.result === undefined ? null : migrateQueueSnapshot(read.result);
+      // A newer SDK (another tab after a deploy) wrote it: this one can neither merge nor replace it.
+      if (current?.ok === false && current.issues.some((i) => i.code === UNSUPPORTED_FORMAT)) {
+        refused = new SolClientError("conflict", "The stored queue was written by a newer SDK.", {
+          details: current.issues,
+          retryable: false,
+        });
+        tx.abort();
+        return;
+      }
+      // Stored data this SDK cannot read (corrupt) is not merged into.
       store.put(current?.ok ? mergeQueueSnapshots(current.value, snapshot) : snapshot, key);
     };
-    await committed(tx);
+    await committed(tx).catch((err: unknown) => {
+      throw refused ?? err;
+    });
   }
 
   /** Closes the database connection. */
