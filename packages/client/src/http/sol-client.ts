@@ -162,23 +162,21 @@ export class SolClient {
         yield { type: "final", response: value };
         return;
       }
-      let final = false;
       for await (const message of readSse(response.body, () => scope.rearm())) {
         const data = parseJson(message.data);
-        if (message.event === "delta" && !final) {
+        if (message.event === "delta") {
           yield { type: "delta", text: deltaText(data, what) };
-        } else if (message.event === "final" && !final) {
-          final = true;
+        } else if (message.event === "final") {
           yield { type: "final", response: checkResponse(data, responses.chat, what, response.status) };
+          // The turn is delivered: what the connection does next (a reset, a late close) is not a failure.
+          return;
         } else if (message.event === "error") {
           throw errorFromBody(message.data, what, undefined);
         }
       }
-      if (!final) {
-        throw new SolClientError("network_error", `${what}: the stream ended before the final event.`, {
-          retryable: true,
-        });
-      }
+      throw new SolClientError("network_error", `${what}: the stream ended before the final event.`, {
+        retryable: true,
+      });
     } catch (err) {
       throw scope.toError(err);
     } finally {
