@@ -63,7 +63,8 @@ function closeAttempt(
     status,
     endedAt: iso(at),
     latencyMs: Number.isFinite(started) ? Math.max(0, at - started) : 0,
-    ...(errorCode === undefined ? {} : { errorCode: errorCode.slice(0, 64) }),
+    // DeliveryAttempt.errorCode is 1..64 characters.
+    ...(errorCode === undefined || errorCode.length === 0 ? {} : { errorCode: errorCode.slice(0, 64) }),
   };
   return [...attempts.slice(0, -1), closed];
 }

@@ -401,11 +401,15 @@ export class TransmissionQueue {
 
   private failed(t: QueuedTransmission, error: SolClientError): void {
     const { backoff, random, maxAttempts, clock } = this.options;
+    // Only finite numbers: JSON stores NaN and Infinity as null, which the next load refuses.
+    const { status, retryAfterMs } = error;
     const recorded: RecordedError = {
       code: error.code,
       message: error.message.slice(0, 500),
-      ...(error.status === undefined ? {} : { status: error.status }),
-      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+      ...(status !== undefined && Number.isFinite(status) ? { status } : {}),
+      ...(retryAfterMs !== undefined && Number.isFinite(retryAfterMs) && retryAfterMs >= 0
+        ? { retryAfterMs }
+        : {}),
     };
     this.apply(
       t,
