@@ -36,7 +36,7 @@ import type {
 import { responses } from "./responses.js";
 import { readSse } from "./sse.js";
 import type { CallOptions } from "./transport.js";
-import { checkResponse, errorFromBody, Transport } from "./transport.js";
+import { checkResponse, errorFromBody, notJsonError, Transport } from "./transport.js";
 
 /** A chat turn to send; `requestId` is generated when omitted (keep it to retry safely). */
 export type ChatInput = Omit<PacketInputBody, "requestId"> & { readonly requestId?: string };
@@ -158,7 +158,14 @@ export class SolClient {
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream") || response.body === null) {
         // A server may answer a replay with the stored JSON instead of a stream.
-        const value = checkResponse(parseJson(await response.text()), responses.chat, what, response.status);
+        const text = await response.text();
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw notJsonError(what, response);
+        }
+        const value = checkResponse(body, responses.chat, what, response.status);
         yield { type: "final", response: value };
         return;
       }

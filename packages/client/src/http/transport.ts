@@ -125,6 +125,20 @@ export function errorFromBody(
   );
 }
 
+/**
+ * A 2xx answer that is not JSON at all did not come from SolServer, whose routes all answer JSON:
+ * a captive portal's login page or a proxy did. That is a network failure, retryable with the same
+ * requestId (and by `resume()` once connectivity is back), not a verdict on the request.
+ */
+export function notJsonError(what: string, response: Response): SolClientError {
+  const contentType = response.headers.get("content-type") ?? "";
+  return new SolClientError(
+    "network_error",
+    `${what}: the response is not JSON (${contentType || "no content type"}); something other than SolServer answered.`,
+    { status: response.status, retryable: true, details: { contentType } },
+  );
+}
+
 /** Throws invalid_response unless `value` passes `validator`. */
 export function checkResponse<T>(value: unknown, validator: Validator<T>, what: string, status?: number): T {
   const result = validator(value);
@@ -179,10 +193,7 @@ export class Transport {
         try {
           body = JSON.parse(text);
         } catch {
-          throw new SolClientError("invalid_response", `${scope.what}: the response is not JSON.`, {
-            status: response.status,
-            retryable: false,
-          });
+          throw notJsonError(scope.what, response);
         }
       }
       const value = checkResponse(body, validator, scope.what, response.status);
