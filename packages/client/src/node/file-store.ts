@@ -100,9 +100,7 @@ export class FileQueueStore implements QueueStore {
       throw err;
     });
     await Promise.all(
-      names
-        .filter((name) => name.startsWith(prefix) && name.endsWith(".tmp"))
-        .map((name) => rm(join(dir, name), { force: true })),
+      names.filter((name) => isOwnTempFile(name, prefix)).map((name) => rm(join(dir, name), { force: true })),
     );
   }
 
@@ -111,6 +109,16 @@ export class FileQueueStore implements QueueStore {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/**
+ * `<file>.<id>.tmp` as save names its temp files; the id has no dot, so the temp files of a store
+ * whose file is `<file>.<more>` (same folder) are not taken for ours.
+ */
+function isOwnTempFile(name: string, prefix: string): boolean {
+  if (!name.startsWith(prefix) || !name.endsWith(".tmp")) return false;
+  const id = name.slice(prefix.length, -".tmp".length);
+  return id.length > 0 && !id.includes(".");
 }
 
 /** Makes a rename durable; platforms that cannot fsync a folder (Windows) skip it. */
