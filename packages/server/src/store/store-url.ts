@@ -7,7 +7,7 @@ export type StoreLocation =
       readonly kind: "postgres";
       /** The connection string with the `schema` parameter removed (pg would not understand it). */
       readonly connectionString: string;
-      /** Schema to create and put first on `search_path`; null keeps the server default. */
+      /** Schema to create and put first on `search_path`, lowercased; null keeps the server default. */
       readonly schema: string | null;
     };
 
@@ -64,7 +64,9 @@ function parsePostgres(raw: string): Result<StoreLocation> {
     );
   }
   parsed.searchParams.delete("schema");
-  return ok({ kind: "postgres", connectionString: parsed.toString(), schema });
+  // A plain (unquoted) identifier names the lowercase schema in PostgreSQL, as search_path reads it;
+  // created under its spelling instead, a name with capitals was a schema search_path never reached.
+  return ok({ kind: "postgres", connectionString: parsed.toString(), schema: schema?.toLowerCase() ?? null });
 }
 
 function invalid(message: string): Result<StoreLocation> {

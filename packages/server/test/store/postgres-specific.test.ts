@@ -80,6 +80,15 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
     ]);
   });
 
+  it("opens a ?schema= spelled with capitals (a plain identifier: the lowercase schema)", async () => {
+    const schema = `Sol_Caps_${process.pid}_${randomBytes(3).toString("hex")}`;
+    schemasToDrop.push(schema.toLowerCase());
+    const store = await open(urlWithSchema(schema));
+    expect(await store.transmissions.count()).toBe(0);
+    expect(await tablesIn(schema.toLowerCase())).toContain("transmissions");
+    expect(await tablesIn(schema)).toEqual([]);
+  });
+
   it("many processes opening one new schema at once all succeed", async () => {
     const schema = `sol_race_${process.pid}_${randomBytes(3).toString("hex")}`;
     schemasToDrop.push(schema);

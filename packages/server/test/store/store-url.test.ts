@@ -50,6 +50,13 @@ describe("parseStoreUrl", () => {
     expect(parseStoreUrl("postgres://h/db?schema=_Ok_9").ok).toBe(true);
   });
 
+  it("names the lowercase schema, as PostgreSQL reads a plain identifier", () => {
+    expect(parseStoreUrl("postgres://h/db?schema=Run_A1")).toMatchObject({
+      ok: true,
+      value: { schema: "run_a1" },
+    });
+  });
+
   it("never echoes a password in an error", () => {
     const parsed = parseStoreUrl("postgres://user:s3cret@[bad/db");
     expect(parsed.ok).toBe(false);
