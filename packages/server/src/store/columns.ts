@@ -21,7 +21,7 @@ export function assertStorableText(value: string, field: string): void {
 // means a string in the value held one.
 const UNSTORABLE_ESCAPE = /(?:^|[^\\])(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
 
-/** Serialises a JSON column value (text in SQLite; PostgreSQL casts the same text to jsonb). */
+/** Serialises a JSON column value (text in SQLite; PostgreSQL keeps the same text as json). */
 export function encodeJson(value: unknown, field: string): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new SolError("invalid_input", `${field} is not JSON-serialisable`);
@@ -41,7 +41,7 @@ export function assertStorableJsonText(text: string, field: string): void {
   }
 }
 
-/** Reads a JSON column back: SQLite returns the stored text, pg has already parsed jsonb. */
+/** Reads a JSON column back: SQLite returns the stored text, pg has already parsed json. */
 export function decodeJson(dialect: StoreDialect, value: unknown): unknown {
   return dialect === "sqlite" ? JSON.parse(value as string) : value;
 }

@@ -9,6 +9,7 @@ import { v7ThreadStats } from "./migrations/v7-thread-stats.js";
 import { v8ThreadLastMode } from "./migrations/v8-thread-last-mode.js";
 import { v9ThreadChurnDrift } from "./migrations/v9-thread-churn-drift.js";
 import { v10ThreadDomainTags } from "./migrations/v10-thread-domain-tags.js";
+import { v11PostgresJsonKeyOrder } from "./migrations/v11-postgres-json-key-order.js";
 
 export type { Migration } from "./migrations/ddl.js";
 
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v8ThreadLastMode,
   v9ThreadChurnDrift,
   v10ThreadDomainTags,
+  v11PostgresJsonKeyOrder,
 ]);

@@ -1,7 +1,7 @@
 import type { Generated } from "kysely";
 
 /**
- * Row shapes of every table, as Kysely sees them. JSON columns hold text in SQLite and jsonb in
+ * Row shapes of every table, as Kysely sees them. JSON columns hold text in SQLite and json in
  * PostgreSQL, so their read type is `unknown` and `decodeJson` turns them back into values.
  * Timestamps are ISO-8601 text in both dialects so they round-trip unchanged.
  */

@@ -235,7 +235,8 @@ function toRow(tenantId: TenantId, { unhashed: event, metadataJson, hash }: Chai
 
 function fromRow(ctx: StoreContext, row: Selectable<TraceEventsTable>): TraceEvent {
   const decoded = decodeJson(ctx.dialect, row.metadata);
-  // SQLite keeps the canonical text as written; jsonb reorders keys (shorter first), so re-sort them.
+  // SQLite and json (migration 11) keep the canonical text as written; rows PostgreSQL stored as
+  // jsonb before then have its key order (shorter first), so re-sort them.
   const metadata = (
     ctx.dialect === "sqlite" ? decoded : JSON.parse(canonicalJson(decoded))
   ) as TraceEvent["metadata"];

@@ -5,6 +5,7 @@ import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
+import { jsonKeyOrderContract } from "./contract/json-key-order.js";
 import { mementoContract } from "./contract/mementos.js";
 import { messageContract } from "./contract/messages.js";
 import { migrationContract } from "./contract/migrations.js";
@@ -31,5 +32,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     actionContract(harness, options);
     checkpointSessionContract(harness, options);
     agencyTaskContract(harness);
+    jsonKeyOrderContract(harness);
   });
 }

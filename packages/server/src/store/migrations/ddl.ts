@@ -20,6 +20,7 @@ export function withRowId(table: Table, dialect: StoreDialect): Table {
     : table.addColumn("id", "bigint", (c) => c.primaryKey().generatedAlwaysAsIdentity());
 }
 
+/** JSON column type of migrations 1-6; migration 11 turns PostgreSQL's jsonb into json (key order). */
 export function jsonType(dialect: StoreDialect): "jsonb" | "text" {
   return dialect === "postgres" ? "jsonb" : "text";
 }
