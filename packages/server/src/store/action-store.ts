@@ -1,7 +1,7 @@
 import type { ActionError, ActionReceipt, ActionStatus, TenantId } from "@solserver/core";
 import { SolError } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableText, decodeJson, encodeJson } from "./columns.js";
+import { assertStorableText, decodeJson, encodeJson, isStorableVersion } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isUniqueViolation } from "./db-errors.js";
 import type { ActionExecutionsTable, ActionsTable } from "./schema.js";
@@ -126,6 +126,7 @@ export function createActionStore(ctx: StoreContext): ActionStore {
     patch: ActionPatch,
     handle = db,
   ): Promise<StoredAction | null> {
+    if (!isStorableVersion(expected.version)) return null;
     let query = handle
       .updateTable("actions")
       .set((eb) => ({

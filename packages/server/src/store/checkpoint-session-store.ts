@@ -1,5 +1,5 @@
 import type { TenantId, TraceEvent, TraceEventDraft } from "@solserver/core";
-import { decodeJson, encodeJson } from "./columns.js";
+import { decodeJson, encodeJson, isStorableVersion } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -122,6 +122,7 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) === 0n) throw new SessionConflict();
     return 1;
   }
+  if (!isStorableVersion(write.expectedVersion)) throw new SessionConflict();
   const keys = [write.tenantId, write.sessionId, write.expectedVersion] as const;
   const updated = memo
     ? await updateWithMemo(tx, state, write.now, memo.last_request_id, memo.last_result, ...keys)

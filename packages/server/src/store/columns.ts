@@ -46,6 +46,18 @@ export function decodeJson(dialect: StoreDialect, value: unknown): unknown {
   return dialect === "sqlite" ? JSON.parse(value as string) : value;
 }
 
+/** Largest version a row holds: PostgreSQL's integer column (SQLite's would hold more). */
+const MAX_STORED_VERSION = 2_147_483_647;
+
+/**
+ * True when a compare-and-swap may expect `version`. Any other number (fractional, out of range, NaN)
+ * names no stored version: SQLite simply matches no row, while PostgreSQL refuses the parameter, so
+ * callers answer "changed meanwhile" without asking the database.
+ */
+export function isStorableVersion(version: number): boolean {
+  return Number.isSafeInteger(version) && version >= 0 && version <= MAX_STORED_VERSION;
+}
+
 /** pg returns bigint aggregates as strings; SQLite returns numbers. */
 export function toNumber(value: unknown): number {
   return typeof value === "bigint" ? Number(value) : Number(value as string | number);

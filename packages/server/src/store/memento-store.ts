@@ -1,5 +1,5 @@
 import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
-import { decodeJson, encodeJson } from "./columns.js";
+import { decodeJson, encodeJson, isStorableVersion } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { preparedQuery } from "./prepared-query.js";
 
@@ -73,7 +73,7 @@ export async function putMemento(
       .onConflict((oc) => oc.columns(["tenant_id", "thread_id"]).doNothing())
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, version: 1 };
-  } else {
+  } else if (isStorableVersion(expectedVersion)) {
     const updated = await updateMemento(ctx, json, now, tenantId, threadId, expectedVersion);
     if ((updated.numAffectedRows ?? 0n) > 0n) return { ok: true, version: expectedVersion + 1 };
   }

@@ -171,6 +171,25 @@ export function mementoTenancySuite(backend: Backend): void {
       expect(invalid.json.error.details.map((d: { path: string }) => d.path)).toContain("arc");
     });
 
+    it("If-Match naming a version no memento can reach is a 412, not a server error", async () => {
+      const turn = await srv.request(
+        "POST",
+        "/v1/chat",
+        { requestId: "big-1", threadId: "th-big", message: "Let's plan a trip." },
+        asA,
+      );
+      expect(turn.status).toBe(200);
+      const got = await srv.request("GET", "/v1/threads/th-big/memento", undefined, asA);
+      for (const tag of ['"v2147483648"', '"v99999999999999999999"', `"v${"9".repeat(400)}"`]) {
+        const put = await srv.request("PUT", "/v1/threads/th-big/memento", got.json, {
+          ...asA,
+          "if-match": tag,
+        });
+        expect(put.status, tag).toBe(412);
+        expect(put.json.error.details.currentEtag).toBe(got.headers.get("etag"));
+      }
+    });
+
     it("reads and writes the memento of a thread id of the full 128 characters, encoded or not", async () => {
       for (const [i, threadId] of ["t".repeat(128), "ü".repeat(128)].entries()) {
         const path = `/v1/threads/${encodeURIComponent(threadId)}/memento`;

@@ -106,6 +106,15 @@ export function actionContract(harness: Harness, options: ContractOptions): void
       expect(row?.executeRequestId).toBe(winners[0]?.executeRequestId);
     });
 
+    it("a claim expecting a version no row can hold loses", async () => {
+      const store = await harness.open();
+      await store.actions.insert(newAction("a1"));
+      for (const version of [2 ** 31, 1e30, 0.5, Number.NaN]) {
+        expect(await claim(store, "a1", "x1", version), String(version)).toBeNull();
+      }
+      expect(await store.actions.get(A, "a1")).toMatchObject({ status: "proposed", version: 1 });
+    });
+
     it("a claim also needs the same payload hash, and another tenant cannot claim", async () => {
       const store = await harness.open();
       await store.actions.insert(newAction("h"));

@@ -50,6 +50,21 @@ export function checkpointSessionContract(harness: Harness, options: ContractOpt
       });
     });
 
+    it("a write expecting a version no row can hold loses", async () => {
+      const store = await harness.open();
+      const base = { tenantId: T, sessionId: "s", state: state(1), now: T0 };
+      await store.checkpointSessions.put({ ...base, expectedVersion: null });
+      for (const expectedVersion of [2 ** 31, 1e30, 1.5, Number.NaN]) {
+        expect(
+          await store.checkpointSessions.put({ ...base, expectedVersion }),
+          String(expectedVersion),
+        ).toEqual({
+          ok: false,
+        });
+      }
+      expect((await store.checkpointSessions.get(T, "s"))?.version).toBe(1);
+    });
+
     it("keeps the remembered result until a write brings a new one", async () => {
       const store = await harness.open();
       const sessions = store.checkpointSessions;

@@ -41,6 +41,21 @@ export function mementoContract(harness: Harness, options: ContractOptions): voi
       expect(await store.mementos.put(T, "th", v1, 2, LATER)).toEqual({ ok: true, version: 3 });
     });
 
+    it("an expected version no row can hold (huge, fractional, negative, NaN) loses like a stale one", async () => {
+      const store = await harness.open();
+      await store.mementos.put(T, "th", sampleMemento("th"), null, T0);
+      for (const expected of [2 ** 31, 1e30, Number.MAX_SAFE_INTEGER + 2, 1.5, -1, Number.NaN]) {
+        expect(
+          await store.mementos.put(T, "th", sampleMemento("th", "x"), expected, LATER),
+          String(expected),
+        ).toEqual({
+          ok: false,
+          currentVersion: 1,
+        });
+      }
+      expect((await store.mementos.get(T, "th"))?.version).toBe(1);
+    });
+
     it("of many parallel writers expecting the same version exactly one wins", async () => {
       const stores = options.sharedUrl
         ? await Promise.all([harness.open(), harness.open()])
