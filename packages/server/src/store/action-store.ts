@@ -1,7 +1,14 @@
 import type { ActionError, ActionReceipt, ActionStatus, TenantId } from "@solserver/core";
 import { SolError } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableText, decodeJson, encodeJson, isStorableVersion } from "./columns.js";
+import {
+  assertStorableKeys,
+  assertStorableText,
+  decodeJson,
+  encodeJson,
+  isStorableKey,
+  isStorableVersion,
+} from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isUniqueViolation } from "./db-errors.js";
 import type { ActionExecutionsTable, ActionsTable } from "./schema.js";
@@ -127,6 +134,8 @@ export function createActionStore(ctx: StoreContext): ActionStore {
     handle = db,
   ): Promise<StoredAction | null> {
     if (!isStorableVersion(expected.version)) return null;
+    if (!isStorableKey(tenantId, actionId, expected.payloadHash, expected.executeRequestId)) return null;
+    assertStorableKeys({ executeRequestId: patch.executeRequestId });
     let query = handle
       .updateTable("actions")
       .set((eb) => ({
@@ -191,6 +200,7 @@ export function createActionStore(ctx: StoreContext): ActionStore {
     },
 
     async get(tenantId, actionId) {
+      if (!isStorableKey(tenantId, actionId)) return null;
       const row = await db
         .selectFrom("actions")
         .selectAll()
@@ -201,6 +211,7 @@ export function createActionStore(ctx: StoreContext): ActionStore {
     },
 
     async listIdentical(tenantId, threadId, kind, payloadHash) {
+      if (!isStorableKey(tenantId, threadId, kind, payloadHash)) return [];
       const rows = await db
         .selectFrom("actions")
         .selectAll()
@@ -252,6 +263,7 @@ export function createActionStore(ctx: StoreContext): ActionStore {
     },
 
     async getExecution(tenantId, actionId, requestId) {
+      if (!isStorableKey(tenantId, actionId, requestId)) return null;
       const row = await db
         .selectFrom("action_executions")
         .selectAll()
@@ -278,6 +290,7 @@ export function createActionStore(ctx: StoreContext): ActionStore {
 
 function textFields(action: NewAction): [string, string][] {
   const fields: [string, string | null][] = [
+    ["tenantId", action.tenantId],
     ["actionId", action.actionId],
     ["threadId", action.threadId],
     ["messageId", action.messageId],
@@ -287,6 +300,7 @@ function textFields(action: NewAction): [string, string][] {
     ["target", action.target],
     ["dataUsed", action.dataUsed],
     ["why", action.why],
+    ["payloadHash", action.payloadHash],
   ];
   return fields.filter((entry): entry is [string, string] => entry[1] !== null);
 }

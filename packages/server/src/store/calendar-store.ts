@@ -1,6 +1,6 @@
 import type { TenantId } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableText } from "./columns.js";
+import { assertStorableText, isStorableKey } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import type { CalendarEventsTable } from "./schema.js";
 
@@ -36,6 +36,7 @@ export interface CalendarStore {
 export function createCalendarStore(ctx: StoreContext): CalendarStore {
   const { db } = ctx;
   async function getByAction(tenantId: TenantId, actionId: string): Promise<CalendarEventRecord | null> {
+    if (!isStorableKey(tenantId, actionId)) return null;
     const row = await db
       .selectFrom("calendar_events")
       .selectAll()
@@ -73,6 +74,7 @@ export function createCalendarStore(ctx: StoreContext): CalendarStore {
     },
     getByAction,
     async list(tenantId, options = {}) {
+      if (!isStorableKey(tenantId, options.threadId)) return [];
       let query = db.selectFrom("calendar_events").selectAll().where("tenant_id", "=", tenantId);
       if (options.threadId !== undefined) query = query.where("thread_id", "=", options.threadId);
       const rows = await query

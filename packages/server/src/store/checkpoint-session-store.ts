@@ -1,5 +1,5 @@
 import type { TenantId, TraceEvent, TraceEventDraft } from "@solserver/core";
-import { decodeJson, encodeJson, isStorableVersion } from "./columns.js";
+import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, isStorableVersion } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -135,6 +135,7 @@ async function writeState(tx: StoreContext, write: CheckpointSessionWrite): Prom
 export function createCheckpointSessionStore(ctx: StoreContext): CheckpointSessionStore {
   return {
     async get(tenantId, sessionId) {
+      if (!isStorableKey(tenantId, sessionId)) return null;
       const row = (await selectSession(ctx, tenantId, sessionId)).rows[0];
       if (row === undefined) return null;
       return {
@@ -147,6 +148,11 @@ export function createCheckpointSessionStore(ctx: StoreContext): CheckpointSessi
     },
 
     async put(write) {
+      assertStorableKeys({
+        tenantId: write.tenantId,
+        sessionId: write.sessionId,
+        requestId: write.memo?.requestId,
+      });
       try {
         return await ctx.db.transaction().execute(async (trx) => {
           const tx: StoreContext = { ...ctx, db: trx };

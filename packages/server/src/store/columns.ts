@@ -9,11 +9,31 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * UTF-8 encoding silently replaces lone surrogates. Checking here keeps the two backends identical.
  */
 export function assertStorableText(value: string, field: string): void {
-  if (value.includes("\u0000") || LONE_SURROGATE.test(value)) {
+  if (unstorable(value)) {
     throw new SolError("invalid_input", `${field} contains a NUL character or an unpaired surrogate`, {
       details: { field },
     });
   }
+}
+
+/** Throws like {@link assertStorableText} for the first named key that is set and not storable. */
+export function assertStorableKeys(keys: Readonly<Record<string, string | null | undefined>>): void {
+  for (const [field, value] of Object.entries(keys)) {
+    if (typeof value === "string") assertStorableText(value, field);
+  }
+}
+
+/**
+ * True when no key holds a NUL or an unpaired surrogate. Writes refuse those, so such a key names no
+ * stored row and a lookup answers "none" without asking the database: SQLite would find nothing,
+ * while PostgreSQL refuses NUL in any text parameter (22021).
+ */
+export function isStorableKey(...keys: ReadonlyArray<string | null | undefined>): boolean {
+  return keys.every((key) => typeof key !== "string" || !unstorable(key));
+}
+
+function unstorable(text: string): boolean {
+  return text.includes("\u0000") || LONE_SURROGATE.test(text);
 }
 
 // JSON.stringify escapes NUL as \u0000 and a lone surrogate as \udXXX (well-formed stringify), while

@@ -1,4 +1,5 @@
 import { type CommitTurnInput, type CommitTurnResult, SolError } from "@solserver/core";
+import { assertStorableKeys } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
 import { bumpTurnsSincePersist, putMemento } from "./memento-store.js";
@@ -22,6 +23,16 @@ class MementoConflict extends Error {
  * A lost CAS rolls everything back and returns `memento_conflict`.
  */
 export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Promise<CommitTurnResult> {
+  // Checked before the transaction: the memento write or bump comes first and would meet them raw.
+  assertStorableKeys({
+    tenantId: input.tenantId,
+    transmissionId: input.transmissionId,
+    requestId: input.requestId,
+    bodyHash: input.bodyHash,
+    threadId: input.threadId,
+    attemptId: input.finishAttempt?.attemptId,
+    traceRunId: input.trace?.traceRunId,
+  });
   try {
     return await ctx.db.transaction().execute(async (db) => {
       const tx: StoreContext = { ...ctx, db };

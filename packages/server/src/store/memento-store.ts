@@ -1,5 +1,5 @@
 import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
-import { decodeJson, encodeJson, isStorableVersion } from "./columns.js";
+import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, isStorableVersion } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { preparedQuery } from "./prepared-query.js";
 
@@ -57,6 +57,7 @@ export async function putMemento(
   expectedVersion: number | null,
   now: string,
 ): Promise<MementoWriteResult> {
+  assertStorableKeys({ tenantId, threadId });
   const json = encodeJson(memento, "memento");
   if (expectedVersion === null) {
     const inserted = await ctx.db
@@ -106,6 +107,7 @@ function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
 export function createMementoStore(ctx: StoreContext): MementoStore {
   return {
     async get(tenantId, threadId) {
+      if (!isStorableKey(tenantId, threadId)) return null;
       const row = (await selectMemento(ctx, tenantId, threadId)).rows[0];
       if (row === undefined) return null;
       return {

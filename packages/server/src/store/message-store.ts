@@ -5,7 +5,7 @@ import {
   type TurnDrift,
   type TurnStatsUpdate,
 } from "@solserver/core";
-import { assertStorableText, toNumber } from "./columns.js";
+import { assertStorableKeys, assertStorableText, isStorableKey, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { preparedQuery } from "./prepared-query.js";
 import { insertRowsRaw } from "./raw-insert.js";
@@ -111,6 +111,13 @@ export async function insertMessages(
   // One statement per message: the row id (insertion order) is what listRecent sorts by, and
   // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
   for (const message of messages) {
+    assertStorableKeys({
+      tenantId: message.tenantId,
+      threadId: message.threadId,
+      messageId: message.messageId,
+      transmissionId: message.transmissionId,
+      modeLabel: message.modeLabel,
+    });
     assertStorableText(message.content, "message content");
     await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [
       [
@@ -151,7 +158,9 @@ export async function insertMessages(
 /** MessageStore over the messages table; order is insertion order. */
 export function createMessageStore(ctx: StoreContext): MessageStore {
   const threadStats: MessageStore["threadStats"] = async (tenantId, threadId) => {
-    const row = (await selectThreadStats(ctx, tenantId, threadId)).rows[0];
+    const row = isStorableKey(tenantId, threadId)
+      ? (await selectThreadStats(ctx, tenantId, threadId)).rows[0]
+      : undefined;
     return {
       messageCount: toNumber(row?.n ?? 0),
       lastModeLabel: row?.last_mode_label ?? null,
@@ -165,7 +174,7 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
       if (!Number.isSafeInteger(limit) || limit < 0) {
         throw new SolError("invalid_input", `limit must be a non-negative integer, got ${limit}`);
       }
-      if (limit === 0) return [];
+      if (limit === 0 || !isStorableKey(tenantId, threadId)) return [];
       const { rows } = await selectRecent(ctx, tenantId, threadId, limit);
       return rows.reverse().map(
         (row): StoredMessage => ({
@@ -186,6 +195,7 @@ export function createMessageStore(ctx: StoreContext): MessageStore {
     threadStats,
 
     async hasMessage(tenantId, messageId) {
+      if (!isStorableKey(tenantId, messageId)) return false;
       const { rows } = await selectMessageId(ctx, tenantId, messageId);
       return rows.length > 0;
     },

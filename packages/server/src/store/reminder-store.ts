@@ -1,6 +1,6 @@
 import type { TenantId } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableText } from "./columns.js";
+import { assertStorableText, isStorableKey } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import type { RemindersTable } from "./schema.js";
 
@@ -37,6 +37,7 @@ export interface ReminderStore {
 export function createReminderStore(ctx: StoreContext): ReminderStore {
   const { db } = ctx;
   async function getByAction(tenantId: TenantId, actionId: string): Promise<ReminderRecord | null> {
+    if (!isStorableKey(tenantId, actionId)) return null;
     const row = await db
       .selectFrom("reminders")
       .selectAll()
@@ -74,6 +75,7 @@ export function createReminderStore(ctx: StoreContext): ReminderStore {
     },
     getByAction,
     async list(tenantId, options = {}) {
+      if (!isStorableKey(tenantId, options.threadId)) return [];
       let query = db.selectFrom("reminders").selectAll().where("tenant_id", "=", tenantId);
       if (options.threadId !== undefined) query = query.where("thread_id", "=", options.threadId);
       const rows = await query

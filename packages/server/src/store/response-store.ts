@@ -1,5 +1,5 @@
 import type { ChatResponse, ResponseStore, TenantId } from "@solserver/core";
-import { decodeJson, encodeJson } from "./columns.js";
+import { decodeJson, encodeJson, isStorableKey } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { insertRowsRaw } from "./raw-insert.js";
 import type { ResponsesTable } from "./schema.js";
@@ -42,6 +42,7 @@ export async function insertResponse(ctx: StoreContext, input: NewResponse): Pro
 export function createResponseStore(ctx: StoreContext): ResponseStore {
   return {
     async get(tenantId, requestId) {
+      if (!isStorableKey(tenantId, requestId)) return null;
       const row = await ctx.db
         .selectFrom("responses")
         .select(["response", "body_hash"])

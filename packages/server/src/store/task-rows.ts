@@ -15,6 +15,7 @@ function iso(ms: number): string {
  * out of the metadata JSON, so an update that never writes those columns cannot change them.
  */
 export function taskToRow(tenantId: string, task: Task): TaskRowValues {
+  assertStorableText(tenantId, "tenantId");
   assertStorableText(task.id, "id");
   assertStorableText(task.type, "type");
   assertStorableText(task.title, "title");

@@ -12,7 +12,7 @@ import {
   type TenantId,
 } from "@solserver/core";
 import { randomIds } from "../util/ids.js";
-import { toNumber } from "./columns.js";
+import { isStorableKey, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isCheckViolation, isUniqueViolation } from "./db-errors.js";
 import { projectTaskForStore } from "./task-projection.js";
@@ -172,6 +172,7 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
     },
 
     async get(tenantId, taskId) {
+      if (!isStorableKey(tenantId, taskId)) return null;
       const row = await db
         .selectFrom("tasks")
         .selectAll()
@@ -182,6 +183,7 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
     },
 
     async listByStatus(tenantId, statuses) {
+      if (!isStorableKey(tenantId)) return [];
       let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
       if (statuses !== undefined) {
         if (statuses.length === 0) return [];
@@ -195,7 +197,7 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
     updateIfStatus: (tenantId, task, expected) => write(tenantId, task, expected),
 
     async findByGoalKey(tenantId, goalKey, statuses) {
-      if (goalKey === "") return [];
+      if (goalKey === "" || !isStorableKey(tenantId, goalKey)) return [];
       let query = db
         .selectFrom("tasks")
         .selectAll()
@@ -220,6 +222,7 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
     },
 
     async listOpenOrSince(tenantId, sinceMs) {
+      if (!isStorableKey(tenantId)) return [];
       const since = new Date(Math.max(0, sinceMs)).toISOString();
       const rows = await db
         .selectFrom("tasks")
@@ -232,6 +235,7 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
     },
 
     async count(tenantId) {
+      if (!isStorableKey(tenantId)) return 0;
       const row = await db
         .selectFrom("tasks")
         .select((eb) => eb.fn.countAll().as("n"))

@@ -1,5 +1,5 @@
 import { type TenantId, Thought } from "@solserver/core";
-import { assertStorableText, decodeJson, encodeJson, toNumber } from "./columns.js";
+import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 
 /** One recorded thought and what became of it. */
@@ -26,7 +26,12 @@ export function createThoughtStore(ctx: StoreContext): ThoughtHistoryStore {
   return {
     async append(tenantId, entry) {
       const thought = Thought.parse(entry.thought);
-      assertStorableText(thought.id, "thought.id");
+      assertStorableKeys({
+        tenantId,
+        "thought.id": thought.id,
+        decision: entry.decision,
+        taskId: entry.taskId,
+      });
       await db
         .insertInto("thoughts")
         .values({
@@ -47,7 +52,7 @@ export function createThoughtStore(ctx: StoreContext): ThoughtHistoryStore {
 
     async listRecent(tenantId, limit) {
       const n = Math.max(0, Math.floor(limit));
-      if (n === 0) return [];
+      if (n === 0 || !isStorableKey(tenantId)) return [];
       const rows = await db
         .selectFrom("thoughts")
         .selectAll()
@@ -64,6 +69,7 @@ export function createThoughtStore(ctx: StoreContext): ThoughtHistoryStore {
     },
 
     async count(tenantId) {
+      if (!isStorableKey(tenantId)) return 0;
       const row = await db
         .selectFrom("thoughts")
         .select((eb) => eb.fn.countAll().as("n"))

@@ -2,7 +2,13 @@ import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserv
 import { SolError } from "@solserver/core";
 import { type Selectable, sql } from "kysely";
 import { canonicalJson, sha256Hex } from "./canonical-json.js";
-import { assertStorableJsonText, assertStorableText, decodeJson } from "./columns.js";
+import {
+  assertStorableJsonText,
+  assertStorableKeys,
+  assertStorableText,
+  decodeJson,
+  isStorableKey,
+} from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isRetryableConflict, isUniqueViolation } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -110,7 +116,7 @@ export async function insertTraceDrafts(
   options: { readonly expectEmptyRun?: boolean } = {},
 ): Promise<void> {
   if (options.expectEmptyRun === true && tx.dialect === "sqlite") {
-    checkDrafts(drafts);
+    checkDrafts(tenantId, traceRunId, transmissionId, drafts);
     try {
       // A run that is not empty already holds seq 0, so the first statement is the one refused.
       await insertChained(tx, tenantId, chain(traceRunId, transmissionId, drafts, null, tx.nowIso));
@@ -122,7 +128,13 @@ export async function insertTraceDrafts(
   await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
 }
 
-function checkDrafts(drafts: readonly TraceEventDraft[]): void {
+function checkDrafts(
+  tenantId: TenantId,
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+): void {
+  assertStorableKeys({ tenantId, traceRunId, transmissionId });
   for (const draft of drafts) {
     assertStorableText(draft.phase, "trace phase");
     if (draft.summary !== undefined) assertStorableText(draft.summary, "trace summary");
@@ -137,7 +149,7 @@ async function writeTraceDrafts(
   drafts: readonly TraceEventDraft[],
 ): Promise<ChainedDraft[]> {
   if (drafts.length === 0) return [];
-  checkDrafts(drafts);
+  checkDrafts(tenantId, traceRunId, transmissionId, drafts);
   if (tx.dialect === "postgres") {
     // Serialises appends to one run so they queue instead of colliding on seq and retrying.
     await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);
@@ -186,6 +198,7 @@ export function createTraceStore(ctx: StoreContext): TraceStore {
     },
 
     async get(tenantId, traceRunId) {
+      if (!isStorableKey(tenantId, traceRunId)) return [];
       const rows = await ctx.db
         .selectFrom("trace_events")
         .selectAll()

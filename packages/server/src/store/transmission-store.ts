@@ -11,7 +11,7 @@ import {
   type TransmissionStore,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { toNumber } from "./columns.js";
+import { assertStorableKeys, isStorableKey, toNumber } from "./columns.js";
 import type { StoreContext } from "./context.js";
 import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
 import { preparedQuery } from "./prepared-query.js";
@@ -101,6 +101,12 @@ async function insertAttempt(
   tenantId: TenantId,
   attempt: DeliveryAttempt,
 ): Promise<void> {
+  assertStorableKeys({
+    tenantId,
+    attemptId: attempt.attemptId,
+    transmissionId: attempt.transmissionId,
+    errorCode: attempt.errorCode,
+  });
   // Precompiled: every claim opens an attempt.
   await insertRowsRaw(handle, "delivery_attempts", ATTEMPT_COLUMNS, [
     [
@@ -124,6 +130,9 @@ export async function finishAttemptIn(
   patch: Pick<DeliveryAttempt, "status"> &
     Partial<Pick<DeliveryAttempt, "endedAt" | "errorCode" | "latencyMs">>,
 ): Promise<void> {
+  if (!isStorableKey(tenantId, attemptId))
+    throw new SolError("not_found", `Delivery attempt ${attemptId} not found`);
+  assertStorableKeys({ errorCode: patch.errorCode });
   // The usual shape (a turn's success: status, end and latency) is precompiled; others are built.
   const result =
     patch.endedAt !== undefined && patch.latencyMs !== undefined && patch.errorCode === undefined
@@ -168,6 +177,7 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
   }
 
   async function getByRequestId(tenantId: TenantId, requestId: string): Promise<TransmissionRecord | null> {
+    if (!isStorableKey(tenantId, requestId)) return null;
     const row = await db
       .selectFrom("transmissions")
       .selectAll()
@@ -180,6 +190,17 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
   return {
     async claim(input: ClaimTransmissionInput): Promise<ClaimTransmissionResult> {
       const start = input.startAttempt;
+      assertStorableKeys({
+        tenantId: input.tenantId,
+        transmissionId: input.transmissionId,
+        requestId: input.requestId,
+        threadId: input.threadId,
+        type: input.type,
+        packetId: input.packetId,
+        bodyHash: input.bodyHash,
+        traceRunId: input.traceRunId,
+        attemptId: start?.attemptId,
+      });
       const insertClaim = async (handle: StoreContext["db"]) =>
         (
           await insertClaimQuery(
@@ -237,6 +258,7 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
     },
 
     async get(tenantId, transmissionId) {
+      if (!isStorableKey(tenantId, transmissionId)) return null;
       const row = await db
         .selectFrom("transmissions")
         .selectAll()
@@ -250,6 +272,7 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
 
     async setStatus(tenantId, transmissionId, from, to, now) {
       assertTransition(from, to);
+      if (!isStorableKey(tenantId, transmissionId)) return false;
       const result = await db
         .updateTable("transmissions")
         .set({ status: to, updated_at: now })
@@ -283,6 +306,7 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
     },
 
     async count(tenantId) {
+      if (!isStorableKey(tenantId)) return 0;
       let query = db.selectFrom("transmissions").select((eb) => eb.fn.countAll().as("n"));
       if (tenantId !== undefined) query = query.where("tenant_id", "=", tenantId);
       const row = await query.executeTakeFirstOrThrow();

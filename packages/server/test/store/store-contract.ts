@@ -12,6 +12,7 @@ import { migrationContract } from "./contract/migrations.js";
 import { tenancyContract } from "./contract/tenancy.js";
 import { traceContract } from "./contract/traces.js";
 import { transmissionContract } from "./contract/transmissions.js";
+import { unstorableKeyContract } from "./contract/unstorable-keys.js";
 
 export type { ContractDatabase, ContractOptions, MakeDatabase } from "./contract/harness.js";
 
@@ -33,5 +34,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     checkpointSessionContract(harness, options);
     agencyTaskContract(harness);
     jsonKeyOrderContract(harness);
+    unstorableKeyContract(harness);
   });
 }

@@ -190,6 +190,23 @@ export function mementoTenancySuite(backend: Backend): void {
       }
     });
 
+    it("an id holding NUL names nothing: 404 on every route that takes one, never a server error", async () => {
+      const requests: [string, string, unknown?][] = [
+        ["GET", "/v1/threads/a%00b/memento"],
+        ["GET", "/v1/traces/a%00b"],
+        ["GET", "/v1/actions/a%00b"],
+        ["POST", "/v1/actions/a%00b/defer", {}],
+        ["GET", "/v1/tasks/a%00b"],
+        ["POST", "/v1/tasks/a%00b/claim", {}],
+        ["POST", "/v1/tasks/a%00b/complete", {}],
+      ];
+      for (const [method, path, body] of requests) {
+        const res = await srv.request(method, path, body, asA);
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.json.error.code).toBe("not_found");
+      }
+    });
+
     it("reads and writes the memento of a thread id of the full 128 characters, encoded or not", async () => {
       for (const [i, threadId] of ["t".repeat(128), "ü".repeat(128)].entries()) {
         const path = `/v1/threads/${encodeURIComponent(threadId)}/memento`;
