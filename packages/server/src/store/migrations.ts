@@ -10,6 +10,7 @@ import { v8ThreadLastMode } from "./migrations/v8-thread-last-mode.js";
 import { v9ThreadChurnDrift } from "./migrations/v9-thread-churn-drift.js";
 import { v10ThreadDomainTags } from "./migrations/v10-thread-domain-tags.js";
 import { v11PostgresJsonKeyOrder } from "./migrations/v11-postgres-json-key-order.js";
+import { v12PostgresThreadStatsBigint } from "./migrations/v12-postgres-thread-stats-bigint.js";
 
 export type { Migration } from "./migrations/ddl.js";
 
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v9ThreadChurnDrift,
   v10ThreadDomainTags,
   v11PostgresJsonKeyOrder,
+  v12PostgresThreadStatsBigint,
 ]);

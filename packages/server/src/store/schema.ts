@@ -55,11 +55,12 @@ export interface MessagesTable {
 export interface ThreadStatsTable {
   tenant_id: string;
   thread_id: string;
-  message_count: number;
+  /** bigint in PostgreSQL (v12), so it may read back as a string; read it through `toNumber`. */
+  message_count: number | string;
   /** Mode label of the thread's last assistant message that had one (v8). */
   last_mode_label: string | null;
   /** Estimated tokens exchanged since the last checkpoint capsule (v9). */
-  churn_tokens: number;
+  churn_tokens: number | string;
   /** The last turn's TurnDrift as JSON text; null when none was recorded (v9). */
   last_drift: string | null;
   /** The thread's known domain tags, a JSON array of strings; null when none yet (v10). */

@@ -98,6 +98,19 @@ export function messageContract(harness: Harness): void {
       expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
     });
 
+    it("thread stats count churn past 2^31 tokens", async () => {
+      const store = await harness.open();
+      const calm = { flare: false, regenerated: false, passed: true, violations: [] };
+      for (const turn of [0, 1]) {
+        const requestId = `big-r${turn}`;
+        await store.transmissions.claim(claimInput(T, requestId, { threadId: "big" }));
+        const input = turnInput(T, requestId, turn, { threadId: "big" });
+        const threadStats = { tokens: 3_000_000_000, checkpointed: false, drift: calm };
+        expect(await store.commitTurn({ ...input, threadStats })).toEqual({ ok: true, mementoVersion: null });
+      }
+      expect(await store.messages.threadStats(T, "big")).toMatchObject({ messageCount: 4, churnTokens: 6e9 });
+    });
+
     it("thread stats keep the domain flags of the last turn that had any", async () => {
       const store = await harness.open();
       const calm = { flare: false, regenerated: false, passed: true, violations: [] };
