@@ -108,8 +108,6 @@ export async function insertMessages(
   messages: readonly NewMessage[],
   turn?: TurnStatsUpdate,
 ): Promise<void> {
-  // One statement per message: the row id (insertion order) is what listRecent sorts by, and
-  // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
   for (const message of messages) {
     assertStorableKeys({
       tenantId: message.tenantId,
@@ -119,18 +117,6 @@ export async function insertMessages(
       modeLabel: message.modeLabel,
     });
     assertStorableText(message.content, "message content");
-    await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [
-      [
-        message.tenantId,
-        message.threadId,
-        message.messageId,
-        message.role,
-        message.content,
-        message.transmissionId,
-        message.modeLabel ?? null,
-        message.createdAt,
-      ],
-    ]);
   }
   const added = new Map<string, { tenantId: string; threadId: string; n: number; mode: string | null }>();
   for (const message of messages) {
@@ -147,11 +133,30 @@ export async function insertMessages(
   }
   const drift = turn === undefined ? null : JSON.stringify(turn.drift);
   const domainTags = turn?.domainFlags?.length ? JSON.stringify([...new Set(turn.domainFlags)]) : null;
+  // The stats row first: its row lock (PostgreSQL) makes concurrent commits on one thread take their
+  // row ids one after the other, so a turn's messages stay adjacent and ids follow commit order, as
+  // SQLite's single writer gives. Inserted after the messages, ids of two turns interleaved.
   for (const { tenantId, threadId, n, mode } of added.values()) {
     // A checkpoint turn's own exchange came with its capsule: churn counts only the turns after it.
     const tokens = turn === undefined || turn.checkpointed ? 0 : Math.max(0, Math.round(turn.tokens));
     const carry = turn?.checkpointed ? 0 : 1;
     await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, carry, drift, domainTags);
+  }
+  // One statement per message: the row id (insertion order) is what listRecent sorts by, and
+  // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
+  for (const message of messages) {
+    await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [
+      [
+        message.tenantId,
+        message.threadId,
+        message.messageId,
+        message.role,
+        message.content,
+        message.transmissionId,
+        message.modeLabel ?? null,
+        message.createdAt,
+      ],
+    ]);
   }
 }
 

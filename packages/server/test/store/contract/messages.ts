@@ -98,6 +98,23 @@ export function messageContract(harness: Harness): void {
       expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
     });
 
+    it("turns committed in parallel on one thread keep their user and assistant messages adjacent", async () => {
+      const store = await harness.open();
+      const turns = Array.from({ length: 24 }, (_, i) => i);
+      for (const i of turns) await store.transmissions.claim(claimInput(T, `par-r${i}`, { threadId: "par" }));
+      const results = await Promise.all(
+        turns.map((i) => store.commitTurn(turnInput(T, `par-r${i}`, i, { threadId: "par" }))),
+      );
+      expect(results.every((result) => result.ok)).toBe(true);
+      const window = await store.messages.listRecent(T, "par", 100);
+      expect(window).toHaveLength(48);
+      const pairs = Array.from({ length: 24 }, (_, k) => [window[2 * k], window[2 * k + 1]]);
+      for (const [user, assistant] of pairs) {
+        expect([user?.role, assistant?.role]).toEqual(["user", "assistant"]);
+        expect(assistant?.transmissionId).toBe(user?.transmissionId);
+      }
+    });
+
     it("thread stats count churn past 2^31 tokens", async () => {
       const store = await harness.open();
       const calm = { flare: false, regenerated: false, passed: true, violations: [] };
