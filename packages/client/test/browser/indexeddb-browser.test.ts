@@ -1,47 +1,27 @@
-import { existsSync, rmSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueueSnapshot } from "../../src/index.js";
-import { startTestServer, TENANT, type TestServer, threadMessages } from "../support/real-server.js";
+import { TENANT, type TestServer, threadMessages } from "../support/real-server.js";
+import { type BrowserHarness, startBrowserHarness } from "./browser-harness.js";
 import type { SolPageApi } from "./page/entry.js";
-import { buildTestPage } from "./test-page.js";
 
 // IndexedDbQueueStore in a real browser (Debian's headless Chromium): the page is bundled from the
 // SDK's sources and served by a real SolServer (same origin, so no CORS), from SOL_WEB_DIR.
 
-const CHROMIUM = process.env.SOL_CHROMIUM ?? "/usr/bin/chromium";
 const DB = "sol-client-browser-test";
 
-let pageDir: string;
+let harness: BrowserHarness;
 let srv: TestServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
-  pageDir = await buildTestPage();
-  srv = await startTestServer({ backend: "sqlite-file", env: { SOL_WEB_DIR: pageDir } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage();
+  harness = await startBrowserHarness();
+  srv = harness.srv;
+  page = await harness.browser.newPage();
   await open();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 /** Loads (or reloads) the test page and waits until the SDK is on `window.sol`. */

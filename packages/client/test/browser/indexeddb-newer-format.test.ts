@@ -1,47 +1,26 @@
-import { existsSync, rmSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/real-server.js";
+import type { TestServer } from "../support/real-server.js";
+import { type BrowserHarness, startBrowserHarness } from "./browser-harness.js";
 import type { SolPageApi } from "./page/entry.js";
-import { buildTestPage } from "./test-page.js";
 
 // After a deploy an old tab keeps running the old SDK next to a tab with the new one. The old SDK
 // refuses to load a newer queue format; it must not overwrite one either (the newer tab's queued
 // messages would be gone).
 
-const CHROMIUM = process.env.SOL_CHROMIUM ?? "/usr/bin/chromium";
-
-let pageDir: string;
+let harness: BrowserHarness;
 let srv: TestServer;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
-  pageDir = await buildTestPage();
-  srv = await startTestServer({ backend: "sqlite-file", env: { SOL_WEB_DIR: pageDir } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage();
+  harness = await startBrowserHarness();
+  srv = harness.srv;
+  page = await harness.browser.newPage();
   await page.goto(`${srv.url}/`);
   await page.waitForFunction(() => document.title === "sol-ready");
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 describe("IndexedDbQueueStore and a newer format written by another tab", () => {

@@ -1,46 +1,26 @@
-import { existsSync, rmSync } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueueSnapshot } from "../../src/index.js";
-import { startTestServer, type TestServer } from "../support/real-server.js";
+import type { TestServer } from "../support/real-server.js";
+import { type BrowserHarness, startBrowserHarness } from "./browser-harness.js";
 import type { SolPageApi } from "./page/entry.js";
-import { buildTestPage } from "./test-page.js";
 
 // Two tabs of one origin share the IndexedDB queue: a tab saving its snapshot must not drop what
 // the other tab stored (offline-first: a message, once queued, survives a reload).
 
-const CHROMIUM = process.env.SOL_CHROMIUM ?? "/usr/bin/chromium";
 const DB = "sol-client-tabs-test";
 
-let pageDir: string;
+let harness: BrowserHarness;
 let srv: TestServer;
-let browser: Browser;
 let context: BrowserContext;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
-  pageDir = await buildTestPage();
-  srv = await startTestServer({ backend: "sqlite-file", env: { SOL_WEB_DIR: pageDir } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  context = await browser.newContext();
+  harness = await startBrowserHarness();
+  srv = harness.srv;
+  context = await harness.browser.newContext();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (pageDir) rmSync(pageDir, { recursive: true, force: true });
+  await harness?.close();
 });
 
 async function openTab(): Promise<Page> {
