@@ -1,8 +1,8 @@
 import type { CheckpointAction, CheckpointPolicyDecision } from "../contracts.js";
-import { matchKeywords } from "../keywords/match-keywords.js";
 import type { CheckpointSessionState } from "../session.js";
 import { actionAttempted, actionConfigFor, actionFields } from "./action-attempt.js";
 import { confirmationFor } from "./confirmation.js";
+import { blocksRequestedBy } from "./requested-blocks.js";
 import type { BuiltinHandlerKind, CompiledTrigger } from "./triggers.js";
 import type { CheckpointContext, CheckpointResult } from "./types.js";
 
@@ -277,28 +277,11 @@ const handlers: Record<BuiltinHandlerKind, BuiltinHandler> = {
   },
 };
 
-/**
- * Context blocks an explicit request asks for: blocks named by id or name, or whose keywords match
- * (ignoring once-per-session, since the agent asked). Blocks with `inject_mode: "never"` are never given.
- */
+/** Context blocks an explicit request asks for; blocks with `inject_mode: "never"` are never given. */
 function requestedContexts(ctx: BuiltinContext, request: string): string[] {
-  const lower = request.toLowerCase();
-  const words = new Set(lower.split(/[\s,;]+/).filter(Boolean));
-  const ids: string[] = [];
-  for (const block of ctx.atlas.context_blocks) {
-    if (block.inject_mode === "never") continue;
-    const cfg = block.checkpoint_config;
-    const byName = words.has(block.context_id.toLowerCase()) || lower.includes(block.name.toLowerCase());
-    const byKeyword =
-      cfg !== undefined &&
-      cfg.keywords.length > 0 &&
-      matchKeywords(request, cfg.keywords, cfg.match_mode, {
-        caseSensitive: cfg.case_sensitive,
-        threshold: cfg.threshold,
-      }).triggered;
-    if (byName || byKeyword) ids.push(block.context_id);
-  }
-  return ids;
+  return blocksRequestedBy(ctx.atlas.context_blocks, request)
+    .filter((block) => block.inject_mode !== "never")
+    .map((block) => block.context_id);
 }
 
 /** Runs the built-in behaviour of a trigger. */

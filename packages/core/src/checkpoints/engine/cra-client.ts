@@ -3,6 +3,7 @@ import type { CheckpointAction, CheckpointPolicyDecision } from "../contracts.js
 import { matchKeywords } from "../keywords/match-keywords.js";
 import type { ContextInjectMode } from "../types.js";
 import { ruleKeywords } from "./keyword-index.js";
+import { blocksRequestedBy } from "./requested-blocks.js";
 import type { ResolvedContextBlocks } from "./types.js";
 
 /** A context block as the spec's handlers read it: `id` and `content` (the block's own fields kept). */
@@ -67,25 +68,9 @@ function idsForHints(atlas: Atlas, config: CheckpointConfig, hints: readonly str
   return ids;
 }
 
-/** Blocks a free-text query names (id or name) or whose keywords it matches. */
+/** Blocks a free-text query names (id or name) or whose keywords match. */
 function idsForQuery(atlas: Atlas, query: string): string[] {
-  if (query.trim() === "") return [];
-  const lower = query.toLowerCase();
-  const words = new Set(lower.split(/[\s,;]+/).filter(Boolean));
-  return atlas.context_blocks
-    .filter((block) => {
-      const cfg = block.checkpoint_config;
-      const named = words.has(block.context_id.toLowerCase()) || lower.includes(block.name.toLowerCase());
-      const matched =
-        cfg !== undefined &&
-        cfg.keywords.length > 0 &&
-        matchKeywords(query, cfg.keywords, cfg.match_mode, {
-          caseSensitive: cfg.case_sensitive,
-          threshold: cfg.threshold,
-        }).triggered;
-      return named || matched;
-    })
-    .map((block) => block.context_id);
+  return blocksRequestedBy(atlas.context_blocks, query).map((block) => block.context_id);
 }
 
 /** Builds the client a handler sees as `ctx.client`. */
