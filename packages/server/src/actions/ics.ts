@@ -58,6 +58,15 @@ function dateProperty(name: string, value: string): string {
   return isDateOnly(value) ? `${name};VALUE=DATE:${value.replaceAll("-", "")}` : `${name}:${utcStamp(value)}`;
 }
 
+/**
+ * An event's DTEND "MUST be later in time than" its DTSTART (RFC 5545 §3.8.2.2). An end that is not
+ * (the same day, or the same instant) is left out: without DTEND an all-day event lasts its one day
+ * and a timed one is an instant, which is what such an end says.
+ */
+function endsAfterStart(start: string, end: string): boolean {
+  return isDateOnly(start) && isDateOnly(end) ? end > start : Date.parse(end) > Date.parse(start);
+}
+
 /** Renders events as an iCalendar (RFC 5545) VCALENDAR with CRLF line endings. */
 export function renderIcs(events: readonly IcsEvent[], options: { readonly name?: string } = {}): string {
   const lines = [
@@ -74,7 +83,9 @@ export function renderIcs(events: readonly IcsEvent[], options: { readonly name?
       `UID:${escapeIcsText(event.uid)}`,
       `DTSTAMP:${utcStamp(event.stamp)}`,
       dateProperty("DTSTART", event.start),
-      ...(event.end === null ? [] : [dateProperty("DTEND", event.end)]),
+      ...(event.end !== null && endsAfterStart(event.start, event.end)
+        ? [dateProperty("DTEND", event.end)]
+        : []),
       `SUMMARY:${escapeIcsText(event.title)}`,
       ...(event.location === null ? [] : [`LOCATION:${escapeIcsText(event.location)}`]),
       "END:VEVENT",

@@ -61,6 +61,27 @@ describe("iCalendar export", () => {
     expect(allDay?.props.has("LOCATION")).toBe(false);
   });
 
+  it("omits DTEND when the end is not later than the start (RFC 5545 §3.8.2.2: DTEND must be later)", () => {
+    const event = (uid: string, start: string, end: string) => ({
+      uid,
+      title: uid,
+      start,
+      end,
+      location: null,
+      stamp: "2026-01-01T08:00:00.000Z",
+    });
+    const cal = parseIcs(
+      renderIcs([
+        event("same-day", "2026-03-10", "2026-03-10"),
+        event("same-instant", "2026-03-10T10:00:00+01:00", "2026-03-10T09:00:00.000Z"),
+        event("two-days", "2026-03-10", "2026-03-12"),
+        event("an-hour", "2026-03-10T09:00:00.000Z", "2026-03-10T10:00:00.000Z"),
+      ]),
+    );
+    const ends = cal.children.map((c) => c.props.get("DTEND;VALUE=DATE") ?? c.props.get("DTEND") ?? null);
+    expect(ends).toEqual([null, null, ["20260312"], ["20260310T100000Z"]]);
+  });
+
   it("renders an empty calendar when there are no events", () => {
     const cal = parseIcs(renderIcs([]));
     expect(cal.children).toEqual([]);
