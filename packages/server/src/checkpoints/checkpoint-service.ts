@@ -198,10 +198,16 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
     });
   }
 
-  /** Binds a confirmation to this evaluation and (through the hook) to a stored action. */
+  /**
+   * Binds a confirmation to this evaluation and (through the hook) to a stored action. `before` is the
+   * session's pending list before the evaluation: when the hook answers with an action that is pending
+   * there already (the agent asked again while it is open), the engine's new entry is undone, so
+   * repeated asks never push other open confirmations out of the capped list.
+   */
   async function confirm(
     tenantId: string,
     state: CheckpointSessionState,
+    before: CheckpointSessionState["pendingConfirmations"],
     evaluation: CheckpointEvaluation,
     action: CheckpointAction,
     evaluationId: string,
@@ -226,6 +232,10 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
       }
       final = answered.data;
     }
+    if (before.some((p) => p.action_id === final.action_id)) {
+      state.pendingConfirmations = before;
+      return { ...evaluation, requireConfirmation: final };
+    }
     const pending = state.pendingConfirmations.find((p) => p.action_id === needed.action_id);
     if (pending) {
       pending.action_id = final.action_id;
@@ -242,8 +252,11 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
       const evaluationId = opts.ids("cpe");
       const traceRunId = checkpointTraceRunId(sessionId);
       const { value, events } = await withSession(tenantId, sessionId, async (state) => {
+        const before = [...state.pendingConfirmations];
         let evaluation = await engine.evaluate(state, event);
-        if (event.action) evaluation = await confirm(tenantId, state, evaluation, event.action, evaluationId);
+        if (event.action) {
+          evaluation = await confirm(tenantId, state, before, evaluation, event.action, evaluationId);
+        }
         return {
           kind: "write",
           value: evaluation,

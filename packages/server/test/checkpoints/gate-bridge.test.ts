@@ -1,4 +1,9 @@
-import { createCheckpointEngine, createManualClock, isSolError } from "@solserver/core";
+import {
+  CHECKPOINT_SESSION_LIMITS,
+  createCheckpointEngine,
+  createManualClock,
+  isSolError,
+} from "@solserver/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createActionGate, createExecutorRegistry } from "../../src/actions/index.js";
 import {
@@ -76,6 +81,27 @@ describe("checkpoint confirmations through the permission gate", () => {
       status: "succeeded",
     });
     expect((await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation.continue).toBe(true);
+  });
+
+  it("an agent asking again for an open confirmation does not push other open confirmations out", async () => {
+    const { gate, service } = await setup();
+    const other = { type: "action_pre" as const, action: { type: "delete_user", params: { user: "u-2" } } };
+    const otherId = (await service.evaluate(T, { sessionId: "s", event: other })).evaluation
+      .requireConfirmation?.action_id;
+    const asked = new Set<string | undefined>();
+    for (let i = 0; i < CHECKPOINT_SESSION_LIMITS.pendingConfirmations; i++) {
+      asked.add(
+        (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation.requireConfirmation
+          ?.action_id,
+      );
+    }
+    expect(asked.size).toBe(1);
+    const pending = (await service.getSession(T, "s"))?.pendingConfirmations ?? [];
+    expect(pending.map((p) => p.action_id).sort()).toEqual([otherId, ...asked].sort());
+    expect(await gate.execute(T, { action_id: otherId ?? "", request_id: "other-ok" })).toMatchObject({
+      status: "succeeded",
+    });
+    expect((await service.evaluate(T, { sessionId: "s", event: other })).evaluation.continue).toBe(true);
   });
 
   it("a confirmation that is no longer pending fails to execute instead of granting anything", async () => {
