@@ -1,5 +1,6 @@
 import {
   type ActionExecutor,
+  type CheckpointAction,
   type PendingCheckpointConfirmation,
   type Result,
   SolError,
@@ -43,7 +44,8 @@ export function createGateConfirmationHook(
         ...(actionNeeded.action_why ? { action_why: actionNeeded.action_why } : {}),
         action_payload: {
           sessionId,
-          action: { type: action.type, ...(action.params ? { params: action.params } : {}) },
+          // Empty params are no params, as the engine keys actions, so both ask for the same action.
+          action: { type: action.type, ...(hasParams(action.params) ? { params: action.params } : {}) },
         },
       },
     });
@@ -53,6 +55,10 @@ export function createGateConfirmationHook(
     if (STILL_OPEN.has(existing.status)) return first.action;
     return (await gate.propose(input(true))).action;
   };
+}
+
+function hasParams(params: CheckpointAction["params"]): boolean {
+  return params !== undefined && Object.keys(params).length > 0;
 }
 
 /** Grants a pending confirmation of a session (CheckpointService.grantConfirmation). */

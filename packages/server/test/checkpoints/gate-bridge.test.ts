@@ -104,6 +104,15 @@ describe("checkpoint confirmations through the permission gate", () => {
     expect((await service.evaluate(T, { sessionId: "s", event: other })).evaluation.continue).toBe(true);
   });
 
+  it("asking again with empty params is the same action (as the engine keys it), so the same chip", async () => {
+    const { service } = await setup();
+    const bare = { type: "action_pre" as const, action: { type: "delete_user" } };
+    const empty = { type: "action_pre" as const, action: { type: "delete_user", params: {} } };
+    const first = (await service.evaluate(T, { sessionId: "s", event: bare })).evaluation;
+    const again = (await service.evaluate(T, { sessionId: "s", event: empty })).evaluation;
+    expect(again.requireConfirmation?.action_id).toBe(first.requireConfirmation?.action_id);
+  });
+
   it("a confirmation that is no longer pending fails to execute instead of granting anything", async () => {
     const { gate, service } = await setup();
     const first = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
