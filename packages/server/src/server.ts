@@ -33,6 +33,7 @@ import {
   createCheckpointContextInjector,
   createCheckpointService,
   createGateConfirmationHook,
+  createTraceGrantFinder,
   loadAtlas,
 } from "./checkpoints/index.js";
 import type { SolConfig } from "./config/index.js";
@@ -228,8 +229,9 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
       },
     }),
     // Approving a checkpoint confirmation grants it in its session (the service is built below).
-    createCheckpointConfirmationExecutor((tenantId, sessionId, actionId) =>
-      checkpoints.grantConfirmation(tenantId, sessionId, actionId),
+    createCheckpointConfirmationExecutor(
+      (tenantId, sessionId, actionId) => checkpoints.grantConfirmation(tenantId, sessionId, actionId),
+      createTraceGrantFinder(store.traces),
     ),
   ];
   const executors = createExecutorRegistry(

@@ -4,9 +4,12 @@ import {
   type PendingCheckpointConfirmation,
   type Result,
   SolError,
+  type TraceStore,
 } from "@solserver/core";
 import type { ActionGate, ProposeActionInput } from "../actions/index.js";
 import type { ConfirmationRequiredHook } from "./checkpoint-service.js";
+import { checkpointTraceRunId } from "./session-ids.js";
+import { CHECKPOINT_TRACE_PHASE } from "./trace-drafts.js";
 
 /**
  * The action kind of a stored checkpoint confirmation. Executing it does not run the agent's action
@@ -68,8 +71,43 @@ export type GrantConfirmation = (
   actionId: string,
 ) => Promise<Result<PendingCheckpointConfirmation>>;
 
-/** The gate's executor for `checkpoint_confirmation` actions: approving one grants it in its session. */
-export function createCheckpointConfirmationExecutor(grant: GrantConfirmation): ActionExecutor {
+/**
+ * Finds the grant an approval of `actionId` wrote to its session, for recovery after a crash between
+ * the grant and the recorded result; answers the granted action's type, or null when there is none.
+ */
+export type FindGrant = (tenantId: string, sessionId: string, actionId: string) => Promise<string | null>;
+
+/**
+ * A {@link FindGrant} over the session's trace run: each grant appends one `user` event naming the
+ * action id in the same transaction as the session state, so the trace says exactly whether it happened.
+ */
+export function createTraceGrantFinder(traces: Pick<TraceStore, "get">): FindGrant {
+  return async (tenantId, sessionId, actionId) => {
+    const events = await traces.get(tenantId, checkpointTraceRunId(sessionId));
+    const grant = events.find(
+      (e) =>
+        e.actor === "user" &&
+        e.phase === CHECKPOINT_TRACE_PHASE &&
+        e.status === "completed" &&
+        e.metadata.action_id === actionId,
+    );
+    return grant === undefined ? null : String(grant.metadata.action ?? "the action");
+  };
+}
+
+const approvedReceipt = (actionType: string) => ({
+  summary: `Approved ${actionType}: the agent may run it once.`,
+});
+
+/**
+ * The gate's executor for `checkpoint_confirmation` actions: approving one grants it in its session.
+ * With `findGrant`, a run cut off after its grant is recovered to succeeded (the session is the
+ * action's thread).
+ */
+export function createCheckpointConfirmationExecutor(
+  grant: GrantConfirmation,
+  findGrant?: FindGrant,
+): ActionExecutor {
   return {
     kind: CHECKPOINT_CONFIRMATION_KIND,
     async execute(payload, ctx) {
@@ -81,7 +119,15 @@ export function createCheckpointConfirmationExecutor(grant: GrantConfirmation): 
       if (!granted.ok) {
         throw new SolError("not_found", "This confirmation is no longer pending in its checkpoint session.");
       }
-      return { summary: `Approved ${granted.value.action_type}: the agent may run it once.` };
+      return approvedReceipt(granted.value.action_type);
     },
+    ...(findGrant === undefined
+      ? {}
+      : {
+          async findResult(ctx) {
+            const actionType = await findGrant(ctx.tenantId, ctx.threadId, ctx.actionId);
+            return actionType === null ? null : approvedReceipt(actionType);
+          },
+        }),
   };
 }

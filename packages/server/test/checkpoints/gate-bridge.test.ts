@@ -5,12 +5,13 @@ import {
   isSolError,
 } from "@solserver/core";
 import { afterEach, describe, expect, it } from "vitest";
-import { createActionGate, createExecutorRegistry } from "../../src/actions/index.js";
+import { createActionGate, createExecutorRegistry, INTERRUPTED_REASON } from "../../src/actions/index.js";
 import {
   CHECKPOINT_CONFIRMATION_KIND,
   createCheckpointConfirmationExecutor,
   createCheckpointService,
   createGateConfirmationHook,
+  createTraceGrantFinder,
   loadAtlas,
 } from "../../src/checkpoints/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
@@ -34,8 +35,9 @@ async function setup() {
   const gate = createActionGate({
     actions: store.actions,
     executors: createExecutorRegistry([
-      createCheckpointConfirmationExecutor((tenantId, sessionId, actionId) =>
-        service.grantConfirmation(tenantId, sessionId, actionId),
+      createCheckpointConfirmationExecutor(
+        (tenantId, sessionId, actionId) => service.grantConfirmation(tenantId, sessionId, actionId),
+        createTraceGrantFinder(store.traces),
       ),
     ]),
     clock,
@@ -50,7 +52,7 @@ async function setup() {
     ids,
     onConfirmationRequired: createGateConfirmationHook(gate),
   });
-  return { store, gate, service };
+  return { store, gate, service, clock };
 }
 
 describe("checkpoint confirmations through the permission gate", () => {
@@ -123,6 +125,59 @@ describe("checkpoint confirmations through the permission gate", () => {
     expect(result).toMatchObject({
       status: "failed",
       error: { reason: expect.stringMatching(/no longer pending/) },
+    });
+  });
+
+  it("a crash after the grant was written settles the confirmation to succeeded, not to a failed Retry", async () => {
+    const { store, gate, service, clock } = await setup();
+    const first = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
+    const actionId = first.requireConfirmation?.action_id ?? "";
+    // The run claimed the action and granted it, then the process died before recording the result.
+    const claimed = await store.actions.compareAndSet(
+      T,
+      actionId,
+      { status: "proposed", version: 1 },
+      {
+        status: "executing",
+        executeRequestId: "crashed",
+        leaseExpiresAt: new Date(clock.now() - 1).toISOString(),
+        now: new Date(clock.now()).toISOString(),
+      },
+    );
+    expect(claimed?.status).toBe("executing");
+    expect((await service.grantConfirmation(T, "s", actionId)).ok).toBe(true);
+    expect(await gate.recoverExpired()).toBe(1);
+    expect(await gate.get(T, actionId)).toMatchObject({
+      status: "succeeded",
+      receipt: { summary: "Approved delete_user: the agent may run it once." },
+    });
+    expect(await gate.execute(T, { action_id: actionId, request_id: "crashed" })).toMatchObject({
+      status: "succeeded",
+    });
+  });
+
+  it("recovery without a grant in the session still fails the confirmation with a retryable reason", async () => {
+    const { store, gate, service, clock } = await setup();
+    const first = (await service.evaluate(T, { sessionId: "s", event: deleteUser })).evaluation;
+    const actionId = first.requireConfirmation?.action_id ?? "";
+    await store.actions.compareAndSet(
+      T,
+      actionId,
+      { status: "proposed", version: 1 },
+      {
+        status: "executing",
+        executeRequestId: "crashed-early",
+        leaseExpiresAt: new Date(clock.now() - 1).toISOString(),
+        now: new Date(clock.now()).toISOString(),
+      },
+    );
+    expect(await gate.recoverExpired()).toBe(1);
+    expect(await gate.get(T, actionId)).toMatchObject({
+      status: "failed",
+      error: { reason: INTERRUPTED_REASON },
+    });
+    expect(await gate.execute(T, { action_id: actionId, request_id: "retry" })).toMatchObject({
+      status: "succeeded",
     });
   });
 
