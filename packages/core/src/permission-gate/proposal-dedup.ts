@@ -77,6 +77,8 @@ const KIND_CUES: Readonly<Record<string, RegExp>> = Object.freeze({
 
 // Explicit repetition: "do that again", "remind me once more", "one more time please".
 const REPEAT_CUE = /\b(?:again|once\s+more|one\s+more\s+time)\b/iu;
+// "again" that asks for nothing: thanks ("thanks again", "thank you so much again") and refusals.
+const IDLE_AGAIN = /\b(?:(?:thanks|thank\s+you|thx)(?:\s+(?:so|very)\s+much)?|never|not)\s+again\b/giu;
 
 function kindCue(actionKind: string): RegExp | null {
   const known = Object.hasOwn(KIND_CUES, actionKind) ? KIND_CUES[actionKind] : undefined;
@@ -94,6 +96,6 @@ function kindCue(actionKind: string): RegExp | null {
  * cue ("remind me ...", "add ... to my calendar", "send the webhook") or asks for a repeat ("again").
  */
 export function userAsksForAction(message: string, actionKind: string): boolean {
-  if (REPEAT_CUE.test(message)) return true;
+  if (REPEAT_CUE.test(message.replace(IDLE_AGAIN, " "))) return true;
   return kindCue(actionKind)?.test(message) ?? false;
 }

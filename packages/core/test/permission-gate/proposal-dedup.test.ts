@@ -76,11 +76,15 @@ describe("userAsksForAction", () => {
     expect(userAsksForAction("thanks for the reminder", "create_reminder")).toBe(false);
     expect(userAsksForAction("remind me to call the bank", "create_calendar_event")).toBe(false);
     expect(userAsksForAction("what is on my calendar?", "create_calendar_event")).toBe(false);
+    expect(userAsksForAction("Thanks again!", "create_reminder")).toBe(false);
+    expect(userAsksForAction("thank you so much again, that helps", "webhook")).toBe(false);
+    expect(userAsksForAction("ok, never again", "create_reminder")).toBe(false);
   });
 
   it("treats an explicit repeat as asking, for any kind", () => {
     expect(userAsksForAction("do that again please", "create_reminder")).toBe(true);
     expect(userAsksForAction("One more time", "webhook")).toBe(true);
+    expect(userAsksForAction("thanks again, and do it again tomorrow", "create_reminder")).toBe(true);
   });
 
   it("builds a cue from the words of an unknown kind", () => {
