@@ -9,6 +9,7 @@ import {
   type TraceRun,
   TransmissionQueue,
 } from "@solserver/client";
+import { watchReconnect } from "./reconnect-watch.js";
 
 /** The web client's only door to the server: the SDK's SolClient and TransmissionQueue. */
 export interface SolSession {
@@ -70,6 +71,8 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
   if (typeof navigator === "undefined" || navigator.onLine !== false) {
     void queue.resume().catch((err: unknown) => console.error("[sol] queue:", err));
   }
+  // The server going away leaves the browser online: look for it coming back while a message waits.
+  watchReconnect(queue, () => client.healthz());
   const meta = { client: "solserver-web", ...(options.appVersion ? { appVersion: options.appVersion } : {}) };
   return {
     queue,
