@@ -45,7 +45,7 @@ export function App({ env }: { env: AppEnv }) {
         </main>
         {panel?.kind === "settings" && <SettingsPanel threadId={threadId} onClose={() => setPanel(null)} />}
         {panel?.kind === "trace" && (
-          <TraceView traceRunId={panel.traceRunId} onClose={() => setPanel(null)} />
+          <TraceView key={panel.traceRunId} traceRunId={panel.traceRunId} onClose={() => setPanel(null)} />
         )}
       </div>
     </AppEnvContext.Provider>

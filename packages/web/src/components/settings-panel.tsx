@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
+import { useDialogFocus } from "../hooks/use-dialog-focus.js";
 import { loadApiKey, saveApiKey } from "../storage/local-settings.js";
 import { TelemetryTable } from "./telemetry-table.js";
 
@@ -8,8 +9,9 @@ export function SettingsPanel({ threadId, onClose }: { threadId: string; onClose
   const { session } = useAppEnv();
   const [apiKey, setApiKey] = useState(loadApiKey() ?? "");
   const [saved, setSaved] = useState(false);
+  const panel = useDialogFocus<HTMLElement>(onClose);
   return (
-    <aside class="panel settings" role="dialog" aria-label="Settings">
+    <aside ref={panel} class="panel settings" role="dialog" aria-label="Settings" tabIndex={-1}>
       <header class="panel-head">
         <h2>Settings</h2>
         <button type="button" class="btn btn-small" onClick={onClose}>

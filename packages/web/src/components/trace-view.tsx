@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
+import { useDialogFocus } from "../hooks/use-dialog-focus.js";
 import { formatOffset, type TraceRow, traceRows } from "../trace/trace-rows.js";
 
 type Load = { kind: "loading" } | { kind: "ready"; rows: TraceRow[] } | { kind: "error"; message: string };
@@ -9,6 +10,7 @@ export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose
   const { session } = useAppEnv();
   const [load, setLoad] = useState<Load>({ kind: "loading" });
   const [attempt, setAttempt] = useState(0);
+  const panel = useDialogFocus<HTMLElement>(onClose);
 
   useEffect(() => {
     let live = true;
@@ -24,7 +26,7 @@ export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose
   }, [session, traceRunId, attempt]);
 
   return (
-    <aside class="panel trace" role="dialog" aria-label="Trace of this turn">
+    <aside ref={panel} class="panel trace" role="dialog" aria-label="Trace of this turn" tabIndex={-1}>
       <header class="panel-head">
         <h2>Trace</h2>
         <code class="trace-id">{traceRunId}</code>
