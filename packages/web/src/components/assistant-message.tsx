@@ -23,7 +23,9 @@ export function AssistantMessage({ item, onTrace }: { item: ThreadItem; onTrace(
           </button>
         </div>
       )}
-      <p class="msg-body">{item.message.content}</p>
+      <p class="msg-body" dir="auto">
+        {item.message.content}
+      </p>
       {response?.actions.map((action) => (
         <BreakpointChip key={action.action_id} action={action} />
       ))}

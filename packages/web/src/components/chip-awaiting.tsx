@@ -18,7 +18,11 @@ export function ChipAwaiting({ action, chip, onApprove, onDefer, onToggleDetails
   return (
     <>
       <ChipHeader label={action.action_label} />
-      {chip.view === "micro" && <p class="chip-micro">{action.action_summary_bullets[0]}</p>}
+      {chip.view === "micro" && (
+        <p class="chip-micro" dir="auto">
+          {action.action_summary_bullets[0]}
+        </p>
+      )}
       {expanded && <ChipDetails action={action} id={detailsId} />}
       <div class="chip-actions">
         <button type="button" class="btn btn-primary" onClick={onApprove}>

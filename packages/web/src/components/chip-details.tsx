@@ -7,26 +7,28 @@ export function ChipDetails({ action, id }: { action: ActionNeeded; id: string }
       <p class="chip-key">What will happen</p>
       <ul class="chip-bullets">
         {action.action_summary_bullets.map((bullet) => (
-          <li key={bullet}>{bullet}</li>
+          <li key={bullet} dir="auto">
+            {bullet}
+          </li>
         ))}
       </ul>
       <dl class="chip-facts">
         {action.action_target && (
           <div>
             <dt class="chip-key">Tool / Target</dt>
-            <dd>{action.action_target}</dd>
+            <dd dir="auto">{action.action_target}</dd>
           </div>
         )}
         {action.action_data_used && (
           <div>
             <dt class="chip-key">Data used</dt>
-            <dd>{action.action_data_used}</dd>
+            <dd dir="auto">{action.action_data_used}</dd>
           </div>
         )}
         {action.action_why && (
           <div>
             <dt class="chip-key">Why asking</dt>
-            <dd>{action.action_why}</dd>
+            <dd dir="auto">{action.action_why}</dd>
           </div>
         )}
       </dl>

@@ -3,7 +3,10 @@ export function ChipHeader({ label }: { label: string }) {
   return (
     <p class="chip-head">
       <span class="chip-glyph" aria-hidden="true" />
-      <span class="chip-title">Needs permission:</span> <strong class="chip-label">{label}</strong>
+      <span class="chip-title">Needs permission:</span>{" "}
+      <strong class="chip-label" dir="auto">
+        {label}
+      </strong>
     </p>
   );
 }

@@ -22,7 +22,7 @@ export function ChipSucceeded({ action, chip }: { action: ActionNeeded; chip: Ch
   return (
     <>
       <p class="chip-done" role="status" title={`Done: ${chip.receipt}`}>
-        Done: {chip.receipt}
+        Done: <bdi>{chip.receipt}</bdi>
       </p>
       <span class="pill pill-ok">
         {receiptPillLabel(action.action_kind)} <span aria-hidden="true">✓</span>
@@ -44,7 +44,7 @@ export function ChipFailed({ action, chip, onRetry, onDismiss }: ChipFailedProps
     <>
       <ChipHeader label={action.action_label} />
       <p class="chip-failed" role="alert" title={`Failed: ${chip.reason}`}>
-        Failed: {chip.reason}
+        Failed: <bdi>{chip.reason}</bdi>
       </p>
       <div class="chip-actions">
         <button type="button" class="btn btn-primary" onClick={onRetry}>
@@ -63,7 +63,7 @@ export function ChipClosed({ action, chip }: { action: ActionNeeded; chip: ChipS
   const word = chip.phase === "deferred" ? "Deferred" : "Dismissed";
   return (
     <span class="pill pill-muted" role="status">
-      {word}: {action.action_label}
+      {word}: <bdi>{action.action_label}</bdi>
     </span>
   );
 }

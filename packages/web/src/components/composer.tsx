@@ -37,6 +37,7 @@ export function Composer({ threadId }: { threadId: string }) {
       <textarea
         id="composer-input"
         rows={2}
+        dir="auto"
         maxLength={MAX_MESSAGE}
         placeholder="Write a message…"
         value={text}

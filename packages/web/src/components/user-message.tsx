@@ -5,7 +5,9 @@ import { TransmissionStatus } from "./transmission-status.js";
 export function UserMessage({ item }: { item: ThreadItem }) {
   return (
     <li class="msg msg-user" data-message-id={item.message.messageId}>
-      <p class="msg-body">{item.message.content}</p>
+      <p class="msg-body" dir="auto">
+        {item.message.content}
+      </p>
       {item.transmission && <TransmissionStatus transmission={item.transmission} />}
     </li>
   );
