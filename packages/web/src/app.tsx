@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Composer } from "./components/composer.js";
 import { MessageList } from "./components/message-list.js";
+import { ReplyAnnouncer } from "./components/reply-announcer.js";
 import { SettingsPanel } from "./components/settings-panel.js";
 import { TopBar } from "./components/top-bar.js";
 import { TraceView } from "./components/trace-view.js";
@@ -42,6 +43,7 @@ export function App({ env }: { env: AppEnv }) {
             onTrace={(traceRunId) => setPanel({ kind: "trace", traceRunId })}
           />
           <Composer threadId={threadId} />
+          <ReplyAnnouncer threadId={threadId} />
         </main>
         {panel?.kind === "settings" && <SettingsPanel threadId={threadId} onClose={() => setPanel(null)} />}
         {panel?.kind === "trace" && (
