@@ -1,11 +1,15 @@
 import type { ThreadItem } from "../hooks/use-thread.js";
 import { BreakpointChip } from "./breakpoint-chip.js";
 
-/** An assistant reply: mode and step, breakpoint decision, a Trace button, then its permission chips. */
+/**
+ * An assistant reply (named "Sol:" for screen readers): mode and step, breakpoint decision, a Trace
+ * button, then its permission chips.
+ */
 export function AssistantMessage({ item, onTrace }: { item: ThreadItem; onTrace(traceRunId: string): void }) {
   const response = item.transmission?.response;
   return (
     <li class="msg msg-assistant" data-message-id={item.message.messageId}>
+      <span class="visually-hidden">Sol: </span>
       {response && (
         <div class="msg-meta">
           <span class="tag" title="Mode chosen by the routing ladder">

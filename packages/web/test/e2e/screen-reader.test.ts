@@ -5,8 +5,9 @@ import { launchChromium } from "./support/browser.js";
 import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
 import { startWebServer } from "./support/web-server.js";
 
-// What a screen reader user gets: a reply that arrives is announced through a polite live region
-// that was on the page before it (with the permission question when the reply asks one).
+// What a screen reader user gets: who wrote each message (not only its colour and side), and a reply
+// that arrives announced through a polite live region that was on the page before it (with the
+// permission question when the reply asks one).
 
 let server: TestServer;
 let browser: Browser;
@@ -40,6 +41,18 @@ describe("screen reader announcements", () => {
     await page.reload();
     await assistantMessage(page).locator(".msg-body").waitFor();
     expect(await page.locator('[aria-live="polite"][data-announcer]').textContent()).toBe("");
+    await context.close();
+  });
+
+  it("says who wrote each message", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    await sendMessage(page, "hello there");
+    await assistantMessage(page).locator(".msg-body").waitFor();
+    expect(await page.locator("li.msg-user").first().textContent()).toMatch(/^You: hello there/);
+    expect(await page.locator("li.msg-assistant").first().textContent()).toMatch(/^Sol: /);
+    // Only for assistive technology: the bubbles look as before.
+    const label = page.locator("li.msg-user .visually-hidden").first();
+    expect(await label.boundingBox()).toMatchObject({ width: 1, height: 1 });
     await context.close();
   });
 });
