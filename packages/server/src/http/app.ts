@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import fastifyStatic from "@fastify/static";
 import fastifySwagger from "@fastify/swagger";
 import { SolError } from "@solserver/core";
@@ -169,11 +170,20 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   if (options.webDir && existsSync(options.webDir)) {
     // One route per built file instead of a catch-all: a catch-all would also take API paths the router
     // refuses (an over-long id), so their answer would depend on whether the web client was built.
+    const assetsDir = join(options.webDir, "assets");
     await app.register(fastifyStatic, {
       root: options.webDir,
       prefix: "/",
       index: ["index.html"],
       wildcard: false,
+      // Vite names every file under assets/ by a hash of its content: it never changes, so it is
+      // cached for good; anything else (index.html) is revalidated, so a new build is seen at once.
+      cacheControl: false,
+      setHeaders: (res, path) => {
+        const hashed = relative(assetsDir, path);
+        const immutable = hashed !== "" && !hashed.startsWith("..") && !isAbsolute(hashed);
+        res.setHeader("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      },
     });
   }
   return app;

@@ -5,7 +5,10 @@ import { launchChromium } from "./support/browser.js";
 import { assistantMessage, sendMessage } from "./support/chat-page.js";
 import { startWebServer } from "./support/web-server.js";
 
-// The page as the server serves it: every request it makes succeeds and nothing is logged as an error.
+// The page as the server serves it: every request it makes succeeds and nothing is logged as an error;
+// the built files come with their content types, and the content-hashed ones (Vite names each file
+// under /assets/ by a hash of its content) are cached for good while index.html is always revalidated,
+// so a new build is picked up at once and an unchanged one costs no request.
 
 let server: TestServer;
 let browser: Browser;
@@ -38,5 +41,24 @@ describe("served web client", () => {
     await page.waitForLoadState("networkidle");
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it("serves index.html revalidated and the hashed assets immutable, with their content types", async () => {
+    const index = await fetch(server.url);
+    expect(index.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(index.headers.get("cache-control")).toBe("no-cache");
+    const html = await index.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.some((a) => a.endsWith(".js"))).toBe(true);
+    expect(assets.some((a) => a.endsWith(".css"))).toBe(true);
+    for (const asset of assets) {
+      const res = await fetch(new URL(asset, server.url));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(
+        asset.endsWith(".js") ? /^(text|application)\/javascript/ : /^text\/css/,
+      );
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      await res.arrayBuffer();
+    }
   });
 });
