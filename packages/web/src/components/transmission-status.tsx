@@ -1,9 +1,19 @@
 import type { QueuedTransmission } from "@solserver/client";
 import { useAppEnv } from "../hooks/app-context.js";
 
-function describe(error: QueuedTransmission["lastError"]): string {
+type SendError = NonNullable<QueuedTransmission["lastError"]>;
+
+/** The SDK's message for an error response that was not SolServer's JSON (a proxy's page, say). */
+const FOREIGN_ERROR = /^[A-Z]+ \/\S* failed with \d{3}\b/;
+
+/** Why a try failed, in words a user can act on (never the request line or a page's markup). */
+export function describeSendError(error: SendError | null): string {
   if (error === null) return "Unknown error";
-  return error.status === undefined ? error.message : `${error.message} (HTTP ${error.status})`;
+  if (error.code === "network_error" && error.status === undefined) return "Can't reach the server";
+  if (error.code === "timeout") return "The server took too long to answer";
+  if (error.status === undefined) return error.message;
+  if (FOREIGN_ERROR.test(error.message)) return `The server answered HTTP ${error.status}`;
+  return `${error.message} (HTTP ${error.status})`;
 }
 
 /** Delivery state under a user message: sending, retrying after an error, or failed with Retry. */
@@ -13,7 +23,7 @@ export function TransmissionStatus({ transmission }: { transmission: QueuedTrans
   if (transmission.status === "failed") {
     return (
       <div class="send-error" role="alert">
-        <span>Not sent: {describe(transmission.lastError)}</span>
+        <span>Not sent: {describeSendError(transmission.lastError)}</span>
         <button
           type="button"
           class="btn btn-small"
@@ -27,7 +37,7 @@ export function TransmissionStatus({ transmission }: { transmission: QueuedTrans
   if (transmission.lastError !== null) {
     return (
       <p class="send-status send-status--retrying" role="status">
-        Couldn't send ({describe(transmission.lastError)}) — retrying…
+        Couldn't send ({describeSendError(transmission.lastError)}) — retrying…
       </p>
     );
   }
