@@ -27,7 +27,11 @@ export function TransmissionStatus({ transmission }: { transmission: QueuedTrans
         <button
           type="button"
           class="btn btn-small"
-          onClick={() => void session.retrySend(transmission.transmissionId)}
+          onClick={(e) => {
+            // The button disappears with the failure: keep focus on its message, not <body>.
+            e.currentTarget.closest<HTMLElement>("li.msg")?.focus();
+            void session.retrySend(transmission.transmissionId);
+          }}
         >
           Retry send
         </button>

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../../../server/test/support/test-server.js";
 import { launchChromium } from "./support/browser.js";
-import { openChat, sendMessage } from "./support/chat-page.js";
+import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
 import { startWebServer } from "./support/web-server.js";
 
 // A message that could not be sent says why in words a user can act on: not the SDK's request line,
@@ -62,5 +62,24 @@ describe("send errors in words", () => {
       }),
     );
     expect(text).toContain("The request body is too large. (HTTP 413)");
+  });
+
+  it("Retry send from the keyboard leaves focus on the message, not at the top of the page", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    const refuse = (route: { fulfill(o: object): Promise<void> }) =>
+      route.fulfill({ status: 400, json: { error: { code: "invalid_input", message: "Refused once." } } });
+    await page.route("**/v1/chat", refuse);
+    await sendMessage(page, "try me again");
+    const retry = page.getByRole("button", { name: "Retry send" });
+    await retry.waitFor();
+    await page.unroute("**/v1/chat", refuse);
+    await retry.focus();
+    await page.keyboard.press("Enter");
+    await assistantMessage(page).locator(".msg-body").waitFor();
+    const focused = await page.evaluate(
+      () => document.activeElement?.closest("li.msg-user")?.textContent ?? null,
+    );
+    expect(focused).toContain("try me again");
+    await context.close();
   });
 });
