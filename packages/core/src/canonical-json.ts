@@ -1,3 +1,5 @@
+import { createQuotedKeyCache } from "./quoted-key-cache.js";
+
 /**
  * Canonical JSON: JSON.stringify semantics (toJSON honoured, undefined and functions dropped from
  * objects and null in arrays, non-finite numbers as null) with object keys sorted by UTF-16 code
@@ -65,15 +67,9 @@ function serialiseObject(value: object, path: object[]): string {
 }
 
 // Keys repeat across calls (the same trace fields every turn); quoting them was a third of the work.
-const QUOTED_KEYS = new Map<string, string>();
-const QUOTED_KEYS_MAX = 4096;
+// Only short keys are kept: client JSON reaches here too (packet `meta`, payloads, facade tools).
+const QUOTED_KEYS = createQuotedKeyCache();
 
 function quoteKey(key: string): string {
-  let quoted = QUOTED_KEYS.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key);
-    if (QUOTED_KEYS.size >= QUOTED_KEYS_MAX) QUOTED_KEYS.clear();
-    QUOTED_KEYS.set(key, quoted);
-  }
-  return quoted;
+  return QUOTED_KEYS.quote(key);
 }
