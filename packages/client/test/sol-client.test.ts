@@ -264,6 +264,16 @@ describe("SolClient other routes", () => {
     expect((await rejection(client.getTrace("run-2"))).code).toBe("invalid_response");
   });
 
+  it("reads a trace page by afterSeq and limit, with where the next page starts", async () => {
+    const page = { traceRunId: "cra_s", events: [], nextAfterSeq: 1009 };
+    server.canned.set("GET /v1/traces/cra_s?afterSeq=999&limit=10", { body: page });
+    expect(await client.getTrace("cra_s", undefined, { afterSeq: 999, limit: 10 })).toEqual(page);
+    server.canned.set("GET /v1/traces/cra_t", {
+      body: { traceRunId: "cra_t", events: [], nextAfterSeq: "x" },
+    });
+    expect((await rejection(client.getTrace("cra_t"))).code).toBe("invalid_response");
+  });
+
   it("refuses an action view that breaks the core ActionView contract", async () => {
     server.canned.set("GET /v1/actions/a-2", { body: { ...action, status: "exploded" } });
     expect((await rejection(client.getAction("a-2"))).code).toBe("invalid_response");

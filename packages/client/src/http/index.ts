@@ -14,6 +14,7 @@ export type {
   TaskList,
   ThoughtInput,
   ThoughtResult,
+  TracePageQuery,
   TraceRun,
 } from "./responses.js";
 export { parseRetryAfter } from "./retry-after.js";

@@ -29,10 +29,18 @@ export interface MementoWithEtag {
   readonly etag: string;
 }
 
-/** `GET /v1/traces/:traceRunId`. */
+/** `GET /v1/traces/:traceRunId`: one page of a run's events. */
 export interface TraceRun {
   readonly traceRunId: string;
   readonly events: TraceEventType[];
+  /** Set when more events follow: pass it as `afterSeq` for the next page. */
+  readonly nextAfterSeq?: number;
+}
+
+/** Which page of a run `getTrace` reads: the events after `afterSeq`, at most `limit` (server bound 1000). */
+export interface TracePageQuery {
+  readonly afterSeq?: number;
+  readonly limit?: number;
 }
 
 /** `GET /v1/actions/:actionId` (core `ActionView`). */
@@ -129,7 +137,7 @@ const actionNeeded = fromSchema(ActionNeeded);
 export const responses = {
   chat: fromSchema(ChatResponse),
   memento: fromSchema(ThreadMementoV02),
-  traceRun: shape<TraceRun>({ traceRunId: "string", events: "array" }, (v) =>
+  traceRun: shape<TraceRun>({ traceRunId: "string", events: "array", nextAfterSeq: "number?" }, (v) =>
     fieldIssues(v, "events", arrayOf(fromSchema(TraceEvent))),
   ),
   actionState: fromSchema(ActionViewSchema),

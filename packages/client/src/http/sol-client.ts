@@ -31,6 +31,7 @@ import type {
   TaskList,
   ThoughtInput,
   ThoughtResult,
+  TracePageQuery,
   TraceRun,
 } from "./responses.js";
 import { responses } from "./responses.js";
@@ -234,9 +235,17 @@ export class SolClient {
     return { memento: reply.value, etag: this.etagOf(reply.headers, "PUT memento") };
   }
 
-  /** `GET /v1/traces/:traceRunId`: the hash-chained events of one run. */
-  async getTrace(traceRunId: string, call?: CallOptions): Promise<TraceRun> {
-    return this.get(`/v1/traces/${seg(traceRunId)}`, responses.traceRun, call);
+  /**
+   * `GET /v1/traces/:traceRunId`: the hash-chained events of one run, one page at a time (the first
+   * page without `page`); `nextAfterSeq` in the answer says where the next page starts.
+   */
+  async getTrace(traceRunId: string, call?: CallOptions, page: TracePageQuery = {}): Promise<TraceRun> {
+    const query = new URLSearchParams();
+    if (page.afterSeq !== undefined) query.set("afterSeq", String(page.afterSeq));
+    if (page.limit !== undefined) query.set("limit", String(page.limit));
+    const text = query.toString();
+    const suffix = text === "" ? "" : `?${text}`;
+    return this.get(`/v1/traces/${seg(traceRunId)}${suffix}`, responses.traceRun, call);
   }
 
   /** `GET /v1/actions/:actionId`. */

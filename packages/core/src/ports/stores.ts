@@ -154,6 +154,12 @@ export interface MementoStore {
   ): Promise<MementoWriteResult>;
 }
 
+/** One page of a trace run: the events after `afterSeq` (default: from the first), at most `limit`. */
+export interface TracePage {
+  readonly afterSeq?: number;
+  readonly limit?: number;
+}
+
 export interface TraceStore {
   /** Appends drafts to a run, assigning seq, ts, prevHash and hash (SHA-256 chain), atomically. */
   append(
@@ -162,7 +168,8 @@ export interface TraceStore {
     transmissionId: string | null,
     drafts: readonly TraceEventDraft[],
   ): Promise<TraceEvent[]>;
-  get(tenantId: TenantId, traceRunId: string): Promise<TraceEvent[]>;
+  /** The run's events in seq order: all of them, or one page (a long checkpoint session's run grows for good). */
+  get(tenantId: TenantId, traceRunId: string, page?: TracePage): Promise<TraceEvent[]>;
 }
 
 export interface StoredResponse {

@@ -13,15 +13,37 @@ export function formatTimeline(events: readonly TraceEvent[]): string {
     .join("\n");
 }
 
+interface TracePage {
+  readonly traceRunId: string;
+  readonly events: TraceEvent[];
+  /** Set when more events follow: the `afterSeq` of the next page. */
+  readonly nextAfterSeq?: number;
+}
+
+/** Every event of a run, page after page (the server answers a bounded page per request). */
+async function fetchRun(traceRunId: string, opts: { url: string; apiKey?: string }): Promise<TracePage> {
+  const path = `/v1/traces/${encodeURIComponent(traceRunId)}`;
+  const first = await apiRequest<TracePage>(opts.url, "GET", path, undefined, opts.apiKey);
+  const events = [...first.events];
+  let next = first.nextAfterSeq;
+  while (next !== undefined) {
+    const page = await apiRequest<TracePage>(
+      opts.url,
+      "GET",
+      `${path}?afterSeq=${next}`,
+      undefined,
+      opts.apiKey,
+    );
+    events.push(...page.events);
+    // A page that brings nothing cannot move on: stop rather than ask for it forever.
+    next = page.events.length > 0 ? page.nextAfterSeq : undefined;
+  }
+  return { traceRunId: first.traceRunId, events };
+}
+
 /** `sol trace <id>`: exits 1 when the hash chain does not verify. */
 export async function runTrace(traceRunId: string, opts: { url: string; apiKey?: string }): Promise<void> {
-  const run = await apiRequest<{ traceRunId: string; events: TraceEvent[] }>(
-    opts.url,
-    "GET",
-    `/v1/traces/${encodeURIComponent(traceRunId)}`,
-    undefined,
-    opts.apiKey,
-  );
+  const run = await fetchRun(traceRunId, opts);
   process.stdout.write(
     `trace ${run.traceRunId} (${run.events.length} events)\n${formatTimeline(run.events)}\n`,
   );

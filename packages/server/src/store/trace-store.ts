@@ -197,15 +197,24 @@ export function createTraceStore(ctx: StoreContext): TraceStore {
       }
     },
 
-    async get(tenantId, traceRunId) {
+    async get(tenantId, traceRunId, page = {}) {
+      const { afterSeq, limit } = page;
+      if (afterSeq !== undefined && !(Number.isSafeInteger(afterSeq) && afterSeq >= -1)) {
+        throw new SolError("invalid_input", `afterSeq must be an integer >= -1, got ${afterSeq}`);
+      }
+      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) {
+        throw new SolError("invalid_input", `limit must be a positive integer, got ${limit}`);
+      }
       if (!isStorableKey(tenantId, traceRunId)) return [];
-      const rows = await ctx.db
+      let query = ctx.db
         .selectFrom("trace_events")
         .selectAll()
         .where("tenant_id", "=", tenantId)
-        .where("trace_run_id", "=", traceRunId)
-        .orderBy("seq")
-        .execute();
+        .where("trace_run_id", "=", traceRunId);
+      if (afterSeq !== undefined) query = query.where("seq", ">", afterSeq);
+      query = query.orderBy("seq");
+      if (limit !== undefined) query = query.limit(limit);
+      const rows = await query.execute();
       return rows.map((row) => fromRow(ctx, row));
     },
   };

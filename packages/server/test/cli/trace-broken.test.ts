@@ -39,10 +39,23 @@ describe("sol trace on a run whose hash chain does not verify", () => {
     const tampered = chain("tr_tampered", 3);
     tampered[1] = { ...(tampered[1] as TraceEvent), summary: "rewritten after the fact" };
     runs.set("tr_tampered", tampered);
+    runs.set("tr_paged", chain("tr_paged", 5));
     server = createServer((req, res) => {
-      const id = decodeURIComponent(req.url?.replace("/v1/traces/", "") ?? "");
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const id = decodeURIComponent(url.pathname.replace("/v1/traces/", ""));
+      const events = runs.get(id) ?? [];
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ traceRunId: id, events: runs.get(id) ?? [] }));
+      if (id !== "tr_paged") {
+        res.end(JSON.stringify({ traceRunId: id, events }));
+        return;
+      }
+      // Pages of two events, as the server pages a long run.
+      const afterSeq = Number(url.searchParams.get("afterSeq") ?? -1);
+      const page = events.filter((e) => e.seq > afterSeq).slice(0, 2);
+      const more = events.some((e) => e.seq > (page.at(-1)?.seq ?? Number.POSITIVE_INFINITY));
+      res.end(
+        JSON.stringify({ traceRunId: id, events: page, ...(more ? { nextAfterSeq: page.at(-1)?.seq } : {}) }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -60,5 +73,13 @@ describe("sol trace on a run whose hash chain does not verify", () => {
     expect(res.stdout).toContain("rewritten after the fact");
     expect(res.stdout.trimEnd().split("\n").at(-1)).toBe("hash chain: BROKEN");
     expect(res.code).toBe(1);
+  });
+
+  it("follows nextAfterSeq through every page of a long run and checks the whole chain", async () => {
+    const res = await runCli(["trace", "tr_paged", "--url", url]);
+    expect(res.stdout).toContain("trace tr_paged (5 events)");
+    expect(res.stdout).toContain("event 4");
+    expect(res.stdout.trimEnd().split("\n").at(-1)).toBe("hash chain: valid");
+    expect(res.code).toBe(0);
   });
 });

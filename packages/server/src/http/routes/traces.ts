@@ -4,22 +4,57 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
 
-const TraceRun = z.object({ traceRunId: z.string(), events: z.array(TraceEvent) });
+/**
+ * Most events one `GET /v1/traces/:traceRunId` answers with (and its default `limit`). A turn's run
+ * is a few dozen events; a checkpoint session's run (`cra_...`) gains events with every evaluation
+ * for as long as the session lives, so it is read in pages.
+ */
+export const TRACE_PAGE_LIMIT = 1000;
 
-/** `GET /v1/traces/:traceRunId`: the hash-chained events of one run. */
+const TraceRun = z.object({
+  traceRunId: z.string(),
+  events: z.array(TraceEvent),
+  nextAfterSeq: z.number().int().optional(),
+});
+
+const TracePageQuery = z.object({
+  afterSeq: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(TRACE_PAGE_LIMIT).default(TRACE_PAGE_LIMIT),
+});
+
+/**
+ * `GET /v1/traces/:traceRunId[?afterSeq=&limit=]`: the hash-chained events of one run, in seq order,
+ * one page at a time. When more events follow, `nextAfterSeq` is what to pass as `afterSeq` next.
+ */
 export function registerTraceRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     "/v1/traces/:traceRunId",
     {
       schema: {
         params: z.object({ traceRunId: z.string().min(1).max(128) }),
-        response: { 200: TraceRun, 404: ErrorBody },
+        querystring: TracePageQuery,
+        response: { 200: TraceRun, 400: ErrorBody, 404: ErrorBody },
       },
     },
     async (req) => {
-      const events = await deps.store.traces.get(req.tenantId, req.params.traceRunId);
-      if (events.length === 0) throw new SolError("not_found", `No trace run ${req.params.traceRunId}.`);
-      return { traceRunId: req.params.traceRunId, events };
+      const { tenantId } = req;
+      const { traceRunId } = req.params;
+      const { afterSeq, limit } = req.query;
+      // One more than the page, to know whether another page follows.
+      const events = await deps.store.traces.get(tenantId, traceRunId, {
+        ...(afterSeq === undefined ? {} : { afterSeq }),
+        limit: limit + 1,
+      });
+      const more = events.length > limit;
+      if (more) events.length = limit;
+      // Past the end of a run that exists is an empty page, not a missing run.
+      const exists =
+        events.length > 0 ||
+        (afterSeq !== undefined &&
+          (await deps.store.traces.get(tenantId, traceRunId, { limit: 1 })).length > 0);
+      if (!exists) throw new SolError("not_found", `No trace run ${traceRunId}.`);
+      const last = events.at(-1);
+      return { traceRunId, events, ...(more && last ? { nextAfterSeq: last.seq } : {}) };
     },
   );
 }

@@ -111,5 +111,32 @@ export function traceContract(harness: Harness, options: ContractOptions): void 
       expect(run).toHaveLength(450);
       expect(verifyTraceChain(run)).toBe(true);
     });
+
+    it("reads a run in pages: the events after afterSeq, at most limit, in seq order", async () => {
+      const store = await harness.open();
+      await store.traces.append(
+        T,
+        "paged",
+        null,
+        Array.from({ length: 7 }, (_, i) => draft(`p${i}`)),
+      );
+      const seqs = async (page: { afterSeq?: number; limit?: number }) =>
+        (await store.traces.get(T, "paged", page)).map((e) => e.seq);
+      expect(await seqs({ limit: 3 })).toEqual([0, 1, 2]);
+      expect(await seqs({ afterSeq: 2, limit: 3 })).toEqual([3, 4, 5]);
+      expect(await seqs({ afterSeq: 5, limit: 3 })).toEqual([6]);
+      expect(await seqs({ afterSeq: 6 })).toEqual([]);
+      expect(await seqs({ afterSeq: -1 })).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      // Pages put back together are the whole chain.
+      const pages = [
+        ...(await store.traces.get(T, "paged", { limit: 4 })),
+        ...(await store.traces.get(T, "paged", { afterSeq: 3, limit: 4 })),
+      ];
+      expect(pages).toEqual(await store.traces.get(T, "paged"));
+      expect(verifyTraceChain(pages)).toBe(true);
+      for (const page of [{ limit: 0 }, { limit: 1.5 }, { afterSeq: -2 }, { afterSeq: Number.NaN }]) {
+        await expect(store.traces.get(T, "paged", page)).rejects.toMatchObject({ code: "invalid_input" });
+      }
+    });
   });
 }
