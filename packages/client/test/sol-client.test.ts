@@ -310,6 +310,13 @@ describe("SolClient other routes", () => {
 
     server.canned.set("GET /v1/tasks?status=pending", { body: { tasks: [{ id: "k" }] } });
     expect(await client.listTasks({ status: "pending" })).toEqual({ tasks: [{ id: "k" }] });
+    server.canned.set("GET /v1/tasks?limit=2&after=task_1", {
+      body: { tasks: [{ id: "k" }], nextAfter: "k" },
+    });
+    expect(await client.listTasks({ limit: 2, after: "task_1" })).toEqual({
+      tasks: [{ id: "k" }],
+      nextAfter: "k",
+    });
 
     server.canned.set("GET /v1/agency/counters", { body: { llmCalls: 2, driveTicks: 1 } });
     expect(await client.getCounters()).toEqual({ llmCalls: 2, driveTicks: 1 });

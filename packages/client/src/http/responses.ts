@@ -119,6 +119,8 @@ export interface DriveTickResult {
 /** Response of `GET /v1/tasks`. */
 export interface TaskList {
   readonly tasks: Array<Record<string, unknown>>;
+  /** Set when more tasks follow: pass it as `after` for the next page. */
+  readonly nextAfter?: string;
 }
 
 /** Response of `GET /v1/agency/counters` (agency-pipeline-contract.md §5). */
@@ -166,7 +168,9 @@ export const responses = {
     thought: "object?",
     task: "object?",
   }),
-  taskList: shape<TaskList>({ tasks: "array" }, (v) => fieldIssues(v, "tasks", arrayOf(shape({})))),
+  taskList: shape<TaskList>({ tasks: "array", nextAfter: "string?" }, (v) =>
+    fieldIssues(v, "tasks", arrayOf(shape({}))),
+  ),
   counters: ((value) =>
     isObject(value) && Object.values(value).every((n) => typeof n === "number")
       ? { ok: true, value: value as AgencyCounters }

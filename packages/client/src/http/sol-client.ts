@@ -292,10 +292,20 @@ export class SolClient {
     return this.post("/v1/agency/drive-tick", input, responses.driveTick, call);
   }
 
-  /** `GET /v1/tasks?status=`. */
-  async listTasks(filter: { readonly status?: string } = {}, call?: CallOptions): Promise<TaskList> {
-    const query = filter.status === undefined ? "" : `?status=${seg(filter.status)}`;
-    return this.get(`/v1/tasks${query}`, responses.taskList, call);
+  /**
+   * `GET /v1/tasks?status=&limit=&after=`: one page of tasks, oldest first; `nextAfter` in the answer
+   * is the `after` of the next page.
+   */
+  async listTasks(
+    filter: { readonly status?: string; readonly limit?: number; readonly after?: string } = {},
+    call?: CallOptions,
+  ): Promise<TaskList> {
+    const query = new URLSearchParams();
+    if (filter.status !== undefined) query.set("status", filter.status);
+    if (filter.limit !== undefined) query.set("limit", String(filter.limit));
+    if (filter.after !== undefined) query.set("after", filter.after);
+    const text = query.toString();
+    return this.get(`/v1/tasks${text === "" ? "" : `?${text}`}`, responses.taskList, call);
   }
 
   /** `GET /v1/agency/counters`. */

@@ -1,6 +1,12 @@
 import type { TenantId } from "../ports/stores.js";
 import type { Task, TaskStatus } from "./task.js";
 
+/** One page of a task list: the tasks after `afterTaskId` in list order, at most `limit`. */
+export interface TaskPage {
+  readonly afterTaskId?: string;
+  readonly limit?: number;
+}
+
 export interface AddTaskOptions {
   /** Store a task without `origin` on purpose (silences the PLANNING_STRICT_FINALIZE warning). */
   readonly allowUnfinalized?: boolean;
@@ -14,8 +20,11 @@ export interface AddTaskOptions {
 export interface TaskStorePort {
   add(tenantId: TenantId, task: Task, options?: AddTaskOptions): Promise<void>;
   get(tenantId: TenantId, taskId: string): Promise<Task | null>;
-  /** Tasks in any of `statuses` (all tasks when omitted), oldest first. */
-  listByStatus(tenantId: TenantId, statuses?: readonly TaskStatus[]): Promise<Task[]>;
+  /**
+   * Tasks in any of `statuses` (all tasks when omitted), oldest first: all of them, or one page
+   * (tasks are never deleted, so a tenant's list only grows). A page after an unknown task is empty.
+   */
+  listByStatus(tenantId: TenantId, statuses?: readonly TaskStatus[], page?: TaskPage): Promise<Task[]>;
   /** Replaces the stored task with the same id; false when there is none. */
   update(tenantId: TenantId, task: Task): Promise<boolean>;
   /** Tasks whose `metadata.goalKey` equals `goalKey`, optionally limited to `statuses`. */

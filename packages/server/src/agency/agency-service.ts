@@ -19,6 +19,7 @@ import {
   SolError,
   STUCK_TIMEOUT_MS,
   type Task,
+  type TaskPage,
   type TaskStatus,
   type Thought,
 } from "@solserver/core";
@@ -77,7 +78,8 @@ export interface AgencyService {
   submitThought(tenantId: string, body: unknown): Promise<Result<ThoughtIntake>>;
   /** One drive-tick evaluation against `world`; a fired tick's thought is converted into a task. */
   driveTick(tenantId: string, world: unknown): Promise<DriveTickOutcome>;
-  listTasks(tenantId: string, statuses?: readonly TaskStatus[]): Promise<Task[]>;
+  /** Tasks in `statuses` (all when omitted), oldest first: all of them, or one page. */
+  listTasks(tenantId: string, statuses?: readonly TaskStatus[], page?: TaskPage): Promise<Task[]>;
   getTask(tenantId: string, taskId: string): Promise<Task | null>;
   /** pending -> active. Throws SolError not_found / invalid_transition. */
   claimTask(tenantId: string, taskId: string, executor?: string): Promise<Task>;
@@ -267,7 +269,7 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
       });
     },
 
-    listTasks: (tenantId, statuses) => store.tasks.listByStatus(tenantId, statuses),
+    listTasks: (tenantId, statuses, page) => store.tasks.listByStatus(tenantId, statuses, page),
     getTask: (tenantId, taskId) => store.tasks.get(tenantId, taskId),
     claimTask: (tenantId, taskId, executor) => transition(tenantId, taskId, claimTransition(executor)),
     reportProgress: (tenantId, taskId, progress) => {

@@ -109,6 +109,21 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
     return json;
   };
 
+  // Every task, page after page (GET /v1/tasks answers a bounded page).
+  const allTasks = async (): Promise<Task[]> => {
+    const tasks: Task[] = [];
+    let after: string | undefined;
+    do {
+      const page = await call(
+        "GET",
+        `/v1/tasks${after === undefined ? "" : `?after=${encodeURIComponent(after)}`}`,
+      );
+      tasks.push(...(page.tasks as Task[]));
+      after = page.nextAfter as string | undefined;
+    } while (after !== undefined);
+    return tasks;
+  };
+
   const stall = ignoreFirstTaskWhere((t) => t.metadata.extractedGoalSource === "drive-tick");
   const executor = createExecutor({
     api: createHttpTaskApi(baseUrl),
@@ -156,7 +171,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       }
       const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
       counterSamples.push(counters);
-      const tasks = (await call("GET", "/v1/tasks")).tasks as Task[];
+      const tasks = await allTasks();
       const count = (s: string) => tasks.filter((t) => t.status === s).length;
       const line =
         `[soak ${wallLabel()} | world ${worldClockLabel(world.clock.now(), worldStartMs)} day ${snapshot.timeOfDay ?? "?"}]` +
@@ -169,7 +184,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       await sleep(Math.max(0, Math.min(tickEvery, deadline - performance.now())));
     }
     // Evidence is taken before teardown, so tasks aborted by shutdown do not count as closures.
-    const tasks = (await call("GET", "/v1/tasks")).tasks as Task[];
+    const tasks = await allTasks();
     const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
     for (const { line } of agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
     evidence = {

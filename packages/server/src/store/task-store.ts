@@ -182,14 +182,30 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
       return row === undefined ? null : rowToTask(ctx.dialect, row);
     },
 
-    async listByStatus(tenantId, statuses) {
-      if (!isStorableKey(tenantId)) return [];
+    async listByStatus(tenantId, statuses, page = {}) {
+      const { afterTaskId, limit } = page;
+      if (limit !== undefined && !(Number.isSafeInteger(limit) && limit >= 1)) {
+        throw new SolError("invalid_input", `limit must be a positive integer, got ${limit}`);
+      }
+      if (!isStorableKey(tenantId, afterTaskId)) return [];
       let query = db.selectFrom("tasks").selectAll().where("tenant_id", "=", tenantId);
       if (statuses !== undefined) {
         if (statuses.length === 0) return [];
         query = query.where("status", "in", [...statuses]);
       }
-      const rows = await query.orderBy("id").execute();
+      if (afterTaskId !== undefined) {
+        // Ordered by row id: the page goes on after the row of that task (none: an empty page).
+        query = query.where("id", ">", (eb) =>
+          eb
+            .selectFrom("tasks as after")
+            .select("after.id")
+            .where("after.tenant_id", "=", tenantId)
+            .where("after.task_id", "=", afterTaskId),
+        );
+      }
+      query = query.orderBy("id");
+      if (limit !== undefined) query = query.limit(limit);
+      const rows = await query.execute();
       return rows.map((row) => rowToTask(ctx.dialect, row));
     },
 

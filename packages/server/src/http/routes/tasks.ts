@@ -4,6 +4,12 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AgencyService } from "../../agency/index.js";
 
+/**
+ * Most tasks one `GET /v1/tasks` answers with (and its default `limit`). Tasks are never deleted, so
+ * a tenant's list only grows: it is read in pages.
+ */
+export const TASK_PAGE_LIMIT = 1000;
+
 const STATUS_LIST = new RegExp(`^(${TaskStatus.options.join("|")})(,(${TaskStatus.options.join("|")}))*$`);
 const Params = z.object({ taskId: z.string().min(1).max(128) });
 const TaskReply = z.object({ task: Task });
@@ -14,9 +20,10 @@ const EmptyBody = z.object({}).strict();
 const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
- * Task routes: `GET /v1/tasks?status=a,b` and the executor path `POST /v1/tasks/:taskId/claim`
- * (pending -> active), `/progress`, `/complete` (active -> completed), `/fail` (pending|active ->
- * failed). A move the state machine does not allow is 409 `invalid_transition`.
+ * Task routes: `GET /v1/tasks?status=a,b[&limit=&after=]` (oldest first, in pages of at most
+ * TASK_PAGE_LIMIT; `nextAfter` names where the next page starts) and the executor path
+ * `POST /v1/tasks/:taskId/claim` (pending -> active), `/progress`, `/complete` (active -> completed),
+ * `/fail` (pending|active -> failed). A move the state machine does not allow is 409 `invalid_transition`.
  */
 export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -34,14 +41,28 @@ export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService):
               z.string().regex(STATUS_LIST, "status must be a comma-separated list of task statuses"),
             ])
             .optional(),
+          limit: z.coerce.number().int().min(1).max(TASK_PAGE_LIMIT).default(TASK_PAGE_LIMIT),
+          // The `nextAfter` of the previous page: the list goes on after that task.
+          after: z.string().min(1).max(128).optional(),
         }),
-        response: { 200: z.object({ tasks: z.array(Task) }), 400: ErrorBody },
+        response: {
+          200: z.object({ tasks: z.array(Task), nextAfter: z.string().optional() }),
+          400: ErrorBody,
+        },
       },
     },
     async (req) => {
-      const raw = req.query.status;
+      const { status: raw, limit, after } = req.query;
       const statuses = raw === undefined || raw === "" ? undefined : (raw.split(",") as TaskStatus[]);
-      return { tasks: await agency.listTasks(req.tenantId, statuses) };
+      // One more than the page, to know whether another page follows.
+      const tasks = await agency.listTasks(req.tenantId, statuses, {
+        ...(after === undefined ? {} : { afterTaskId: after }),
+        limit: limit + 1,
+      });
+      const more = tasks.length > limit;
+      if (more) tasks.length = limit;
+      const last = tasks.at(-1);
+      return { tasks, ...(more && last ? { nextAfter: last.id } : {}) };
     },
   );
 

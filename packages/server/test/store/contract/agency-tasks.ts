@@ -92,6 +92,27 @@ export function agencyTaskContract(harness: Harness): void {
       expect(isSolError(duplicate) && duplicate.code).toBe("conflict");
     });
 
+    it("lists tasks in pages: after a task, at most limit, still oldest first and by status", async () => {
+      const { tasks } = await open(harness);
+      const ids = counterIds();
+      const all = Array.from({ length: 5 }, (_, i) => newTask(ids, { nowMs: NOW + i }));
+      for (const task of all) await tasks.add(A, task);
+      const at = (i: number) => (all[i] as { id: string }).id;
+      const listed = async (page: { afterTaskId?: string; limit?: number }, statuses?: ["pending"]) =>
+        (await tasks.listByStatus(A, statuses, page)).map((t) => t.id);
+      expect(await listed({ limit: 2 })).toEqual([at(0), at(1)]);
+      expect(await listed({ afterTaskId: at(1), limit: 2 })).toEqual([at(2), at(3)]);
+      expect(await listed({ afterTaskId: at(3) }, ["pending"])).toEqual([at(4)]);
+      expect(await listed({ afterTaskId: at(4) })).toEqual([]);
+      // After a task that does not exist (or is another tenant's): nothing, rather than the whole list.
+      expect(await listed({ afterTaskId: "task_unknown" })).toEqual([]);
+      expect(await tasks.listByStatus(B, undefined, { afterTaskId: at(0) })).toEqual([]);
+      for (const limit of [0, 2.5, -1]) {
+        const refused = await rejection(tasks.listByStatus(A, undefined, { limit }));
+        expect(isSolError(refused) && refused.code).toBe("invalid_input");
+      }
+    });
+
     it("projects metadata at the store boundary: only allowlisted, rebuilt keys and origin survive", async () => {
       const warnings: string[] = [];
       const { tasks } = await open(harness, { warn: (m) => warnings.push(m) });
