@@ -145,9 +145,10 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
 
   /** Runs the converter on a recorded thought and stores the task it creates. */
   async function convert(tenantId: string, thought: Thought, nowMs: number): Promise<ConversionDecision> {
+    // The converter looks only for tasks holding the thought's goal: never read the stuck backlog.
     const tasks =
       thought.convertEligible === true
-        ? await store.tasks.listOpenOrSince(tenantId, nowMs - settings.dedupWindowMs)
+        ? await store.tasks.listGoalHolders(tenantId, { nowMs, sinceMs: nowMs - settings.dedupWindowMs })
         : [];
     const decision = convertThoughtToTask(thought, {
       tasks,
@@ -235,10 +236,11 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
       return states.serial(tenantId, async (): Promise<DriveTickOutcome> => {
         const nowMs = clock.now();
         const state = await seeded(tenantId);
-        const open = await store.tasks.listByStatus(tenantId, ["pending", "active"]);
+        // Only tasks that can hold a goal: stuck ones pile up for good while no executor claims them.
+        const holders = await store.tasks.listGoalHolders(tenantId, { nowMs });
         const decided = decideDriveTick({
           world,
-          tasks: open,
+          tasks: holders,
           nowMs,
           lastDriveTickMs: state.lastDriveTickMs,
           ids,

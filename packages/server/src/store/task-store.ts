@@ -5,6 +5,7 @@ import {
   issuesFromZod,
   type Result,
   SolError,
+  STUCK_TIMEOUT_MS,
   strictFinalizeWarning,
   Task,
   type TaskStatus,
@@ -36,6 +37,17 @@ export interface NewTaskOptions extends AddTaskOptions {
   readonly nowMs?: number;
 }
 
+/** An epoch-ms time as the ISO text `created_at` holds (clamped to what a Date can show). */
+function isoAt(ms: number): string {
+  return new Date(Math.max(-8.64e15, Math.min(8.64e15, ms))).toISOString();
+}
+
+/** What `listGoalHolders` reads: the holders at `nowMs`, and any task created at or after `sinceMs`. */
+export interface GoalHolderWindow {
+  readonly nowMs: number;
+  readonly sinceMs?: number;
+}
+
 /** TaskStorePort over SQL, plus the atomic writes the agency service and executors need. */
 export interface SqlTaskStore extends TaskStorePort {
   /**
@@ -61,6 +73,12 @@ export interface SqlTaskStore extends TaskStorePort {
   ): Promise<Result<Task> | null>;
   /** Open (pending/active) tasks plus every task created at or after `sinceMs`, oldest first. */
   listOpenOrSince(tenantId: TenantId, sinceMs: number): Promise<Task[]>;
+  /**
+   * The tasks that can hold a goal at `nowMs` (`isGoalSuppressingTask`: open, and with progress or
+   * younger than STUCK_TIMEOUT_MS) plus every task created at or after `sinceMs`, oldest first. Stuck
+   * tasks are left out: they hold nothing, and they pile up for good while no executor claims them.
+   */
+  listGoalHolders(tenantId: TenantId, window: GoalHolderWindow): Promise<Task[]>;
   count(tenantId: TenantId): Promise<number>;
 }
 
@@ -245,6 +263,29 @@ export function createTaskStore(ctx: StoreContext, options: TaskStoreOptions = {
         .selectAll()
         .where("tenant_id", "=", tenantId)
         .where((eb) => eb.or([eb("status", "in", ["pending", "active"]), eb("created_at", ">=", since)]))
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => rowToTask(ctx.dialect, row));
+    },
+
+    async listGoalHolders(tenantId, { nowMs, sinceMs }) {
+      if (!Number.isFinite(nowMs) || (sinceMs !== undefined && !Number.isFinite(sinceMs))) {
+        throw new SolError("invalid_input", "nowMs and sinceMs must be finite numbers (epoch ms)");
+      }
+      if (!isStorableKey(tenantId)) return [];
+      // Not stuck: age < STUCK_TIMEOUT_MS, i.e. created strictly after nowMs - STUCK_TIMEOUT_MS.
+      const youngAfter = isoAt(nowMs - STUCK_TIMEOUT_MS);
+      const rows = await db
+        .selectFrom("tasks")
+        .selectAll()
+        .where("tenant_id", "=", tenantId)
+        .where((eb) => {
+          const holding = eb.and([
+            eb("status", "in", ["pending", "active"]),
+            eb.or([eb("progress", ">", 0), eb("created_at", ">", youngAfter)]),
+          ]);
+          return sinceMs === undefined ? holding : eb.or([holding, eb("created_at", ">=", isoAt(sinceMs))]);
+        })
         .orderBy("id")
         .execute();
       return rows.map((row) => rowToTask(ctx.dialect, row));

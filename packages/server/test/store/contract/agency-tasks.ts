@@ -5,6 +5,7 @@ import {
   isSolError,
   PROPAGATED_META_KEYS,
   REBUILT_META_KEYS,
+  STUCK_TIMEOUT_MS,
   type Task,
 } from "@solserver/core";
 import fc from "fast-check";
@@ -343,6 +344,36 @@ export function agencyTaskContract(harness: Harness): void {
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await tasks.get(A, task.id))?.status).toBe("active");
       expect(await tasks.updateIfStatus(A, task, [])).toBe(false);
+    });
+
+    it("lists goal holders: open tasks that are young or have progress, plus those created since", async () => {
+      const { tasks } = await open(harness);
+      const ids = counterIds();
+      const stuck = newTask(ids, { nowMs: NOW - STUCK_TIMEOUT_MS });
+      const young = newTask(ids, { nowMs: NOW - STUCK_TIMEOUT_MS + 1 });
+      const working = {
+        ...newTask(ids, { nowMs: NOW - 10 * STUCK_TIMEOUT_MS }),
+        status: "active" as const,
+        progress: 0.5,
+      };
+      const oldDone = {
+        ...newTask(ids, { nowMs: NOW - 10 * STUCK_TIMEOUT_MS }),
+        status: "completed" as const,
+      };
+      const recentDone = { ...newTask(ids, { nowMs: NOW - 1000 }), status: "failed" as const };
+      for (const t of [stuck, young, working, oldDone, recentDone]) await tasks.add(A, t);
+      const listed = async (window: { nowMs: number; sinceMs?: number }) =>
+        (await tasks.listGoalHolders(A, window)).map((t) => t.id);
+      expect(await listed({ nowMs: NOW })).toEqual([young.id, working.id]);
+      expect(await listed({ nowMs: NOW, sinceMs: NOW - 60_000 })).toEqual([
+        young.id,
+        working.id,
+        recentDone.id,
+      ]);
+      expect(await listed({ nowMs: NOW + 1 })).toEqual([working.id]);
+      expect(await tasks.listGoalHolders(B, { nowMs: NOW })).toEqual([]);
+      const refused = await rejection(tasks.listGoalHolders(A, { nowMs: Number.NaN }));
+      expect(isSolError(refused) && refused.code).toBe("invalid_input");
     });
 
     it("lists open tasks plus recent ones; another tenant sees and changes nothing", async () => {
