@@ -23,7 +23,8 @@ export interface OverrideRules {
   detect(features: TextFeatures): OverrideResult;
 }
 
-const SLASH_MODE = /^\s*\/mode\s+(.+?)\s*$/;
+const SLASH_MODE_HEAD = /^\s*\/mode(?=\s)/;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
 const SLASH_WORD = /^\s*\/([^\s/]+)\s*$/;
 const SYSTEM_LABEL = "system";
 
@@ -36,13 +37,14 @@ export function compileOverrides(modes: readonly ModeDefinition[]): OverrideRule
   const domainIndex = buildDomainIndex();
 
   const modeRequest = (features: TextFeatures): Override | null => {
-    const slash = SLASH_MODE.exec(features.normalized) ?? SLASH_WORD.exec(features.normalized);
-    const requested = slash ? aliases.get(canonicalPhrase(slash[1] ?? "")) : undefined;
-    if (slash && requested !== undefined) {
+    const text = features.normalized;
+    const slash = slashModeName(text) ?? SLASH_WORD.exec(text)?.[1];
+    const requested = slash === undefined ? undefined : aliases.get(canonicalPhrase(slash));
+    if (requested !== undefined) {
       return {
         modeIndex: requested,
         kind: "mode_request",
-        reason: `step 0: mode command "${slash[0].trim()}"`,
+        reason: `step 0: mode command "${text.trim()}"`,
       };
     }
     const canonical = features.tokens.join(" ");
@@ -99,6 +101,27 @@ export function compileOverrides(modes: readonly ModeDefinition[]): OverrideRule
       return { override, domains };
     },
   };
+}
+
+/**
+ * The name a `/mode <name>` command gives, or undefined: what `/^\s*\/mode\s+(.+?)\s*$/` captures,
+ * found in linear time. That pattern's three adjacent whitespace-matching runs backtracked cubically
+ * when a line break followed a long run of whitespace, so one 20,000-character message held the event
+ * loop for many minutes. The name is the rest of the line trimmed, and it may not span a line break.
+ */
+export function slashModeName(text: string): string | undefined {
+  const head = SLASH_MODE_HEAD.exec(text);
+  if (head === null) return undefined;
+  const rest = text.slice(head[0].length);
+  const name = rest.trim();
+  if (name !== "") return LINE_BREAK.test(name) ? undefined : name;
+  // Only whitespace follows: the pattern still matches when a character after the first is not a
+  // line break, capturing the last such whitespace character (a name no mode has).
+  for (let i = rest.length - 1; i >= 1; i--) {
+    const ch = rest.charAt(i);
+    if (!LINE_BREAK.test(ch)) return ch;
+  }
+  return undefined;
 }
 
 // Each mode answers to its canonical label and, when the label ends in "mode", to the rest of it
