@@ -43,7 +43,9 @@ const CUE_PATTERNS: ReadonlyArray<readonly [CueName, RegExp]> = [
     /\?|^\s*(?:who|what|when|where|why|how|which|can|could|would|will|is|are|do|does|did|should|may)\b/,
   ],
   ["url", /\bhttps?:\/\/|\bwww\.\w/],
-  ["email", /\b[\w.+-]+@[\w-]+\.\w/],
+  // What /\b[\w.+-]+@[\w-]+\.\w/ finds, anchored where a run of address characters starts: that
+  // pattern restarted inside one long run ("0.0.0.0...") at every position, quadratic in its length.
+  ["email", /(?:^|[^\w.+-])[.+-]*\w[\w.+-]*@[\w-]+\.\w/],
 ];
 
 /** Returns the structural cues present in normalized text, in a fixed order. */
