@@ -31,13 +31,16 @@ const UNIT_MS: Readonly<Record<string, number>> = {
   w: 7 * DAY_MS,
 };
 
+// Anchored where a run starts: /[.,!?]+$/ rescans a long run that is not at the end (quadratic).
+const TRAILING_PUNCTUATION = /(?<![.,!?])[.,!?]+$/;
+
 /** Resolves a due phrase ("tomorrow at 9", "on friday", "in 2 hours") to an ISO instant, or undefined. */
 export function resolveDueTime(phrase: string, context: DueTimeContext): string | undefined {
   const p = phrase
     .toLowerCase()
     .replace(/\bthis\s+(morning|afternoon|evening)\b/, "today $1")
     .replace(/\s+/g, " ")
-    .replace(/[.,!?]+$/, "")
+    .replace(TRAILING_PUNCTUATION, "")
     .trim();
   const delta = IN_DELTA.exec(p)?.groups;
   if (delta) {
