@@ -99,6 +99,8 @@ export const SolConfigSchema = z
     SOL_ATLAS: z.string().min(1).optional(),
     SOL_DRIVER_BLOCKS: z.string().min(1).optional(),
     SOL_BODY_LIMIT: wholeNumber(1).default(1_048_576),
+    /** How long a client may take to send a whole request (headers and body); 0 turns the limit off. */
+    SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),
     SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),
     SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -61,6 +61,15 @@ const MIB = 1024 * 1024;
 /** Longest path parameter the router accepts, in encoded characters (128 ids of 4-byte characters fit). */
 const MAX_PATH_PARAM_LENGTH = 2048;
 
+/**
+ * How often Node looks for requests past their time: a quarter of the limit, between 100 ms and Node's
+ * own 30 s, so a stalled request is refused within 1.25 times the limit.
+ */
+function connectionsCheckingInterval(requestTimeoutMs: number): number {
+  if (requestTimeoutMs <= 0) return 30_000;
+  return Math.min(30_000, Math.max(100, Math.floor(requestTimeoutMs / 4)));
+}
+
 /** OpenAI's paths answer in OpenAI's error shape even where no route matched (an unknown method or id). */
 const OPENAI_PATH = /^\/v1\/(?:chat\/completions|models)(?:[/?#]|$)/;
 
@@ -71,9 +80,16 @@ function errorFormatOf(req: FastifyRequest): ErrorFormat | undefined {
 
 /** Builds the Fastify app: routes, auth and budgets, OpenAPI, the error model of api.md §2. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const requestTimeout = deps.config.SOL_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: deps.config.SOL_BODY_LIMIT,
+    // A client gets this long to send its whole request, then a 408 and a closed socket. Fastify's
+    // default is no limit, so a request whose body never arrives held its socket (and an open file
+    // descriptor) forever, on any route and before authentication. Answers may take longer. Node
+    // enforces the limit only when the server is constructed with it, hence `http` as well.
+    requestTimeout,
+    http: { requestTimeout, connectionsCheckingInterval: connectionsCheckingInterval(requestTimeout) },
     // Ids in paths may be 128 characters (thread ids, `cra_<sessionId>` trace runs), and percent-encoding
     // can make one up to 12 times longer; the router's default of 100 answered 404 or 414 for them.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
