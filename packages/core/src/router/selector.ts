@@ -126,11 +126,32 @@ export function parseSelectorReply(text: string, options: SelectorReplyOptions):
   return { decision, usedFallback: false };
 }
 
-const FENCE = /^```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```$/;
+const FENCE_MARK = "```";
+const FENCE_LANG = /[a-zA-Z]/;
+const SPACE = /\s/;
+
+/**
+ * The body of a reply wrapped in a code fence (```json ... ```), else undefined: what
+ * /^```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```$/ captured, found by two scans. That pattern backtracked
+ * polynomially on a fenced reply full of line breaks that did not end in a fence (10,000 of them
+ * held the event loop for minutes), and the reply is the selector model's output.
+ */
+export function unfenceReply(trimmed: string): string | undefined {
+  const mark = FENCE_MARK.length;
+  if (trimmed.length < 2 * mark || !trimmed.startsWith(FENCE_MARK) || !trimmed.endsWith(FENCE_MARK)) {
+    return undefined;
+  }
+  let start = mark;
+  while (FENCE_LANG.test(trimmed.charAt(start))) start++;
+  while (SPACE.test(trimmed.charAt(start))) start++;
+  let end = trimmed.length - mark;
+  while (end > start && SPACE.test(trimmed.charAt(end - 1))) end--;
+  return trimmed.slice(start, end);
+}
 
 function readObject(text: string, issues: Issue[]): Record<string, unknown> | null {
   const trimmed = text.trim();
-  const body = FENCE.exec(trimmed)?.[1] ?? trimmed;
+  const body = unfenceReply(trimmed) ?? trimmed;
   let value: unknown;
   try {
     value = JSON.parse(body);
