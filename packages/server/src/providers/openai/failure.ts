@@ -55,8 +55,24 @@ export function thrownFailure(error: unknown, control: AttemptControl, timeoutMs
   };
 }
 
-/** The SolError thrown once no further attempt will be made. */
-export function failureError(provider: string, failure: Failure, attempts: number): SolError {
+/**
+ * `text` with every secret replaced by "***". Some OpenAI-compatible servers quote the credential
+ * they refused ("Invalid token: sk-..."), and the failure's message reaches clients in a 502 body,
+ * traces and logs.
+ */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret !== "") out = out.replaceAll(secret, "***");
+  return out;
+}
+
+/** The SolError thrown once no further attempt will be made; `secrets` never appear in its message. */
+export function failureError(
+  provider: string,
+  failure: Failure,
+  attempts: number,
+  secrets: readonly string[] = [],
+): SolError {
   const details = {
     ...(failure.status === undefined ? {} : { status: failure.status }),
     attempts,
@@ -65,7 +81,7 @@ export function failureError(provider: string, failure: Failure, attempts: numbe
   const plural = attempts === 1 ? "attempt" : "attempts";
   return new SolError(
     failure.code,
-    `${provider} request failed after ${attempts} ${plural}: ${failure.message}`,
+    redactSecrets(`${provider} request failed after ${attempts} ${plural}: ${failure.message}`, secrets),
     {
       details,
       cause: failure.cause,

@@ -120,7 +120,7 @@ async function* readStream(
     if (response.body === null || (contentType.includes("json") && !contentType.includes("event-stream"))) {
       // The server ignored `stream: true` and answered in one piece.
       const parsed = parseCompletion(await response.text(), origin);
-      if (!parsed.ok) throw failureError(cfg.name, midStream(parsed.message), attempts);
+      if (!parsed.ok) throw fail(cfg, midStream(parsed.message), attempts);
       if (parsed.value.text !== "") yield { type: "delta", text: parsed.value.text };
       yield { type: "done", response: parsed.value };
       return;
@@ -135,15 +135,10 @@ async function* readStream(
       try {
         chunk = JSON.parse(data);
       } catch (error) {
-        throw failureError(
-          cfg.name,
-          midStream("the stream carried a chunk that is not JSON", error),
-          attempts,
-        );
+        throw fail(cfg, midStream("the stream carried a chunk that is not JSON", error), attempts);
       }
       const outcome = accumulator.apply(chunk);
-      if (outcome.kind === "error")
-        throw failureError(cfg.name, midStream(`stream error: ${outcome.message}`), attempts);
+      if (outcome.kind === "error") throw fail(cfg, midStream(`stream error: ${outcome.message}`), attempts);
       if (outcome.text !== "") yield { type: "delta", text: outcome.text };
     }
   } catch (error) {
@@ -153,14 +148,19 @@ async function* readStream(
       failure.code === "provider_timeout"
         ? `stream stalled: ${failure.message}`
         : `stream interrupted: ${failure.message}`;
-    throw failureError(cfg.name, { ...failure, message, status: response.status }, attempts);
+    throw fail(cfg, { ...failure, message, status: response.status }, attempts);
   } finally {
     control.dispose();
   }
   if (!sawDone && !accumulator.finished) {
-    throw failureError(cfg.name, midStream("the stream ended before the reply was complete"), attempts);
+    throw fail(cfg, midStream("the stream ended before the reply was complete"), attempts);
   }
   yield { type: "done", response: accumulator.response() };
+}
+
+/** The error a failure ends in, with the adapter's name and without its secrets. */
+function fail(cfg: ResolvedOpenAiOptions, failure: Failure, attempts: number) {
+  return failureError(cfg.name, failure, attempts, cfg.secrets);
 }
 
 /** Runs `once` until it succeeds, fails for good, or the retries are spent; waits between attempts. */
@@ -173,7 +173,7 @@ async function withRetries<T>(
     const outcome = await once();
     if (outcome.ok) return { value: outcome.value, attempts: attempt };
     const { failure } = outcome;
-    if (!failure.retryable || attempt > cfg.maxRetries) throw failureError(cfg.name, failure, attempt);
+    if (!failure.retryable || attempt > cfg.maxRetries) throw fail(cfg, failure, attempt);
     const wait =
       failure.retryAfterMs === undefined
         ? backoffDelay(attempt, cfg.backoffBaseMs, cfg.backoffMaxMs, cfg.random)
@@ -190,8 +190,8 @@ async function sleepUnlessAborted(
   attempts: number,
 ): Promise<void> {
   const aborted = (cause?: unknown) =>
-    failureError(
-      cfg.name,
+    fail(
+      cfg,
       {
         ...last,
         code: "provider_error",

@@ -54,12 +54,17 @@ export interface ResolvedOpenAiOptions {
   readonly backoffMaxMs: number;
   readonly retryAfterMaxMs: number;
   readonly headers: Readonly<Record<string, string>>;
+  /** The API key and header values, which never appear in an error (see redactSecrets). */
+  readonly secrets: readonly string[];
   readonly name: string;
   readonly fetch: HttpTransport;
   readonly clock: Clock;
   readonly sleep: SleepFn;
   readonly random: () => number;
 }
+
+/** Shorter header values (a project id such as "1") are not secrets worth masking everywhere. */
+const MIN_SECRET_LENGTH = 8;
 
 const systemClock: Clock = { now: () => Date.now() };
 
@@ -86,6 +91,9 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
     backoffMaxMs: options.backoff?.maxMs ?? 4_000,
     retryAfterMaxMs: options.retryAfterMaxMs ?? 10_000,
     headers: { ...options.headers },
+    secrets: [options.apiKey, ...Object.values(options.headers ?? {})].filter(
+      (secret): secret is string => typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH,
+    ),
     name: options.name ?? "openai",
     fetch: options.fetch ?? createNodeHttpTransport(),
     clock: options.clock ?? systemClock,
