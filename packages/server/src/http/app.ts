@@ -30,7 +30,7 @@ import { registerReminderRoutes } from "./routes/reminders.js";
 import { registerTaskRoutes } from "./routes/tasks.js";
 import { registerTraceRoutes } from "./routes/traces.js";
 import { trackShutdown } from "./shutdown.js";
-import { createTenantBudget, resolveCaller } from "./tenancy.js";
+import { createCallerResolver, createTenantBudget } from "./tenancy.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -118,13 +118,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
   const budget = createTenantBudget(deps.config.SOL_RATE_LIMIT_PER_MIN);
+  const resolveCaller = createCallerResolver(deps.config.SOL_API_KEYS);
   app.addHook("onRequest", async (req, reply) => {
     if (shutdown.closing) {
       reply.header("connection", "close");
       throw new SolError("unavailable", "The server is shutting down; retry the request shortly.");
     }
     if (!isApiRoute(req)) return;
-    const caller = resolveCaller(deps.config.SOL_API_KEYS, req.headers.authorization);
+    const caller = resolveCaller(req.headers.authorization);
     req.tenantId = caller.tenantId;
     req.apiKey = caller.apiKey;
     budget.take(req.tenantId);
