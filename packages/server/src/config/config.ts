@@ -5,15 +5,21 @@ import { closestKey } from "./closest-key.js";
 
 const ApiKeys = z.string().transform((raw, ctx) => {
   const keys = new Map<string, string>();
-  for (const part of raw
+  const parts = raw
     .split(",")
     .map((p) => p.trim())
-    .filter(Boolean)) {
+    .filter(Boolean);
+  for (const [index, part] of parts.entries()) {
     const idx = part.indexOf(":");
     const tenant = idx > 0 ? part.slice(0, idx).trim() : "";
     const key = idx > 0 ? part.slice(idx + 1).trim() : "";
     if (!tenant || !key) {
-      ctx.addIssue({ code: "custom", message: `SOL_API_KEYS entry "${part}" must look like tenant:key` });
+      // Named by position, not quoted: a mistyped entry ("acme=key") holds a key, and this message
+      // goes to the terminal and the logs.
+      ctx.addIssue({
+        code: "custom",
+        message: `SOL_API_KEYS entry ${index + 1} of ${parts.length} must look like tenant:key`,
+      });
       return z.NEVER;
     }
     const owner = keys.get(key);

@@ -38,3 +38,13 @@ describe("SOL_API_KEYS parsing", () => {
     expect(loadConfig({ env: { SOL_API_KEYS: "acme:k1,acme:k1" } }).SOL_API_KEYS?.get("k1")).toBe("acme");
   });
 });
+
+describe("SOL_API_KEYS errors never quote a key", () => {
+  it("names a malformed entry by position", () => {
+    const error = configError({ SOL_API_KEYS: "acme:k1,beta=sk-live-secret-value" });
+    expect(isSolError(error) && error.code).toBe("invalid_input");
+    expect((error as Error).message).toContain("SOL_API_KEYS entry 2 of 2 must look like tenant:key");
+    expect(JSON.stringify(error)).not.toContain("sk-live-secret-value");
+    expect((error as Error).message).not.toContain("sk-live-secret-value");
+  });
+});
