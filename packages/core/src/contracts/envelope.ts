@@ -1,7 +1,16 @@
 import { z } from "zod";
+import { jsonDepthWithin } from "./json-depth.js";
 import { ConfidenceBucket, ThreadMementoSignalKind } from "./signals.js";
 
 const Item = z.string().min(1).max(200);
+
+/**
+ * Deepest nesting of a proposed action's payload: the server's limit for a whole request body, so a
+ * checkpoint confirmation built from a request always fits. A payload from model output is checked by
+ * nothing else, and it is hashed and stored recursively: a reply nesting it 20,000 levels deep
+ * overflowed the stack and failed the turn with a 500.
+ */
+export const MAX_ACTION_PAYLOAD_DEPTH = 128;
 
 export const EnvelopeShape = z
   .object({
@@ -41,7 +50,12 @@ export const EnvelopeActionNeeded = z
     action_target: z.string().min(1).max(80).optional(),
     action_data_used: z.string().min(1).max(200).optional(),
     action_why: z.string().min(1).max(200).optional(),
-    action_payload: z.record(z.string(), z.unknown()).optional(),
+    action_payload: z
+      .record(z.string(), z.unknown())
+      .refine((payload) => jsonDepthWithin(payload, MAX_ACTION_PAYLOAD_DEPTH), {
+        message: `action_payload may nest at most ${MAX_ACTION_PAYLOAD_DEPTH} levels deep`,
+      })
+      .optional(),
   })
   .strict();
 export type EnvelopeActionNeeded = z.infer<typeof EnvelopeActionNeeded>;
