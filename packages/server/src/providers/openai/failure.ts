@@ -2,6 +2,7 @@ import { SolError } from "@solserver/core";
 import type { AttemptControl } from "./attempt.js";
 import { upstreamErrorMessage } from "./completion.js";
 import type { HttpResponseLike } from "./options.js";
+import { ResponseTooLargeError } from "./response-limit.js";
 import { isRetryableStatus, parseRetryAfter } from "./retry.js";
 
 /** Why one attempt failed, and whether another attempt may help. */
@@ -30,6 +31,9 @@ export function statusFailure(response: HttpResponseLike, bodyText: string, nowM
 
 /** A failure from a thrown fetch/read error: the caller's abort, our timeout, or the network. */
 export function thrownFailure(error: unknown, control: AttemptControl, timeoutMs: number): Failure {
+  if (error instanceof ResponseTooLargeError) {
+    return { code: "provider_error", message: error.message, retryable: false, cause: error };
+  }
   if (control.callerAborted) {
     return {
       code: "provider_error",

@@ -2,10 +2,13 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import type { FetchLike, HttpResponseLike, HttpTransport } from "./options.js";
+import { byteBudget, DEFAULT_MAX_RESPONSE_BYTES, type ResponseTooLargeError } from "./response-limit.js";
 
 export interface NodeHttpFetchOptions {
   /** Sockets kept per upstream host (keep-alive). Default 256. */
   readonly maxSockets?: number;
+  /** Largest buffered (non-stream) answer read; a longer one fails with ResponseTooLargeError. Default 16 MiB. */
+  readonly maxResponseBytes?: number;
 }
 
 // Statuses whose Response may not carry a body.
@@ -104,13 +107,15 @@ function requestHeaders(init: RequestInit, body: string | undefined): Record<str
  */
 export function createNodeHttpTransport(options: NodeHttpFetchOptions = {}): HttpTransport {
   const agents = keepAliveAgents(options);
-  return (url, init) => nodeHttpRequest(url, init, agents);
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return (url, init) => nodeHttpRequest(url, init, agents, maxBytes);
 }
 
 /** A standard `fetch` over {@link createNodeHttpTransport}: same transport, standard `Response` objects. */
 export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): FetchLike {
   const agents = keepAliveAgents(options);
-  return async (url, init) => (await nodeHttpRequest(url, init, agents)).toResponse();
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  return async (url, init) => (await nodeHttpRequest(url, init, agents, maxBytes)).toResponse();
 }
 
 interface Agents {
@@ -126,7 +131,12 @@ function keepAliveAgents(options: NodeHttpFetchOptions): Agents {
   };
 }
 
-function nodeHttpRequest(url: string, init: RequestInit, agents: Agents): Promise<NodeHttpResponse> {
+function nodeHttpRequest(
+  url: string,
+  init: RequestInit,
+  agents: Agents,
+  maxBytes: number,
+): Promise<NodeHttpResponse> {
   return new Promise<NodeHttpResponse>((resolve, reject) => {
     if (init.body !== undefined && init.body !== null && typeof init.body !== "string") {
       reject(new TypeError("createNodeHttpFetch sends string bodies only"));
@@ -160,7 +170,19 @@ function nodeHttpRequest(url: string, init: RequestInit, agents: Agents): Promis
           return;
         }
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        const take = byteBudget(maxBytes);
+        res.on("data", (chunk: Buffer) => {
+          try {
+            take(chunk.length);
+          } catch (error) {
+            // Stop reading (and buffering) at once: the socket goes, the request fails.
+            settled = true;
+            req.destroy();
+            reject(error as ResponseTooLargeError);
+            return;
+          }
+          chunks.push(chunk);
+        });
         res.once("end", () => {
           settled = true;
           const buffered = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);

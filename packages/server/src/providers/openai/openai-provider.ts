@@ -11,6 +11,7 @@ import {
   type ResolvedOpenAiOptions,
   resolveOpenAiOptions,
 } from "./options.js";
+import { readTextLimited } from "./response-limit.js";
 import { backoffDelay } from "./retry.js";
 import { readSseData } from "./sse.js";
 import { StreamAccumulator } from "./stream-accumulator.js";
@@ -50,7 +51,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): StreamingL
     const control = startAttempt(request.signal, cfg.timeoutMs);
     try {
       const response = await post(body, false, control.signal);
-      const text = await response.text();
+      const text = await readTextLimited(response, cfg.maxResponseBytes);
       if (!response.ok) return { ok: false, failure: statusFailure(response, text, cfg.clock.now()) };
       const parsed = parseCompletion(text, origin);
       if (parsed.ok) return parsed;
@@ -75,7 +76,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): StreamingL
     try {
       const response = await post(body, true, control.signal);
       if (response.ok) return { ok: true, value: { response, control } };
-      const text = await response.text();
+      const text = await readTextLimited(response, cfg.maxResponseBytes);
       control.dispose();
       return { ok: false, failure: statusFailure(response, text, cfg.clock.now()) };
     } catch (error) {
@@ -119,13 +120,13 @@ async function* readStream(
     const contentType = response.headers.get("content-type") ?? "";
     if (response.body === null || (contentType.includes("json") && !contentType.includes("event-stream"))) {
       // The server ignored `stream: true` and answered in one piece.
-      const parsed = parseCompletion(await response.text(), origin);
+      const parsed = parseCompletion(await readTextLimited(response, cfg.maxResponseBytes), origin);
       if (!parsed.ok) throw fail(cfg, midStream(parsed.message), attempts);
       if (parsed.value.text !== "") yield { type: "delta", text: parsed.value.text };
       yield { type: "done", response: parsed.value };
       return;
     }
-    for await (const data of readSseData(response.body)) {
+    for await (const data of readSseData(response.body, cfg.maxResponseBytes)) {
       control.touch();
       if (data.trim() === "[DONE]") {
         sawDone = true;

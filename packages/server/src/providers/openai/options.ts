@@ -1,6 +1,7 @@
 import type { Clock } from "@solserver/core";
 import { SolError } from "@solserver/core";
 import { createNodeHttpTransport } from "./node-http-fetch.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./response-limit.js";
 import { defaultSleep, type SleepFn } from "./retry.js";
 
 /** The part of `fetch` the adapter uses; injectable for tests and custom agents. */
@@ -35,6 +36,8 @@ export interface OpenAiProviderOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Provider name reported in responses. Default "openai". */
   readonly name?: string;
+  /** Largest answer read (a body, or a whole stream); longer ones fail the call. Default 16 MiB. */
+  readonly maxResponseBytes?: number;
   /** Transport; default: node:http(s) with keep-alive (see createNodeHttpTransport). */
   readonly fetch?: FetchLike;
   readonly clock?: Clock;
@@ -53,6 +56,7 @@ export interface ResolvedOpenAiOptions {
   readonly backoffBaseMs: number;
   readonly backoffMaxMs: number;
   readonly retryAfterMaxMs: number;
+  readonly maxResponseBytes: number;
   readonly headers: Readonly<Record<string, string>>;
   /** The API key and header values, which never appear in an error (see redactSecrets). */
   readonly secrets: readonly string[];
@@ -81,6 +85,7 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
     throw invalid("baseUrl", "baseUrl must use http or https.");
   const model = options.model?.trim() ?? "";
   if (model === "") throw invalid("model", "model must be a non-empty string.");
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const resolved: ResolvedOpenAiOptions = {
     endpoint: `${base.replace(/\/+$/, "")}/chat/completions`,
     apiKey: options.apiKey === undefined || options.apiKey === "" ? undefined : options.apiKey,
@@ -95,7 +100,8 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
       (secret): secret is string => typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH,
     ),
     name: options.name ?? "openai",
-    fetch: options.fetch ?? createNodeHttpTransport(),
+    maxResponseBytes,
+    fetch: options.fetch ?? createNodeHttpTransport({ maxResponseBytes }),
     clock: options.clock ?? systemClock,
     sleep: options.sleep ?? defaultSleep,
     random: options.random ?? Math.random,
@@ -105,6 +111,7 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
   positive("backoff.baseMs", resolved.backoffBaseMs);
   positive("backoff.maxMs", resolved.backoffMaxMs);
   positive("retryAfterMaxMs", resolved.retryAfterMaxMs);
+  positive("maxResponseBytes", resolved.maxResponseBytes);
   return Object.freeze(resolved);
 }
 

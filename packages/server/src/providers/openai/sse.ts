@@ -1,9 +1,16 @@
+import { byteBudget, DEFAULT_MAX_RESPONSE_BYTES } from "./response-limit.js";
+
 /**
  * Reads a server-sent-events body and yields the data of each event (multi-line data joined by "\n").
  * Comments and other fields are ignored; a final event without its blank line is still delivered.
+ * More than `maxBytes` in all fails with ResponseTooLargeError.
  */
-export async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* readSseData(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+): AsyncGenerator<string> {
   const reader = body.getReader();
+  const take = byteBudget(maxBytes);
   const decoder = new TextDecoder();
   let buffer = "";
   let data: string[] = [];
@@ -11,6 +18,7 @@ export async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGener
   try {
     while (true) {
       const { value, done } = await reader.read();
+      if (value !== undefined) take(value.byteLength);
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
       let lineEnd = nextLineEnd(buffer, done);
       while (lineEnd !== undefined) {
