@@ -146,7 +146,12 @@ describe("webhook executor", () => {
       "The webhook URL is not on the allowlist (SOL_WEBHOOK_ALLOWLIST).",
     );
     expect(await reason(open.execute({ url: "file:///etc/passwd" }, ctx("w2b")))).toMatch(/allowlist/);
+    // The configured URL, not every path of its host (README: otherwise only SOL_WEBHOOK_URL).
+    expect(await reason(open.execute({ url: `${base}/admin/reset` }, ctx("w2c")))).toMatch(/allowlist/);
     expect(received).toEqual([]);
+    await open.execute({ url: `${base}/hook` }, ctx("w2d"));
+    expect(received.map((r) => r.path)).toEqual(["/hook"]);
+    received.length = 0;
     const listed = createWebhookExecutor({ allowlist: [base] });
     await listed.execute({ url: `${base}/other`, note: "x" }, ctx("w3"));
     expect(received.map((r) => [r.path, r.body])).toEqual([

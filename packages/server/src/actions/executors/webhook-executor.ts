@@ -6,7 +6,7 @@ import { parsePayload } from "./payload.js";
 export interface WebhookOptions {
   /** The default target (SOL_WEBHOOK_URL), used when the payload names no `url`. */
   readonly url?: string;
-  /** Origins a payload's own `url` may use (SOL_WEBHOOK_ALLOWLIST); the default URL's origin is always allowed. */
+  /** Origins a payload's own `url` may use (SOL_WEBHOOK_ALLOWLIST); else only `url` itself. */
   readonly allowlist?: readonly string[];
   readonly fetch?: typeof fetch;
 }
@@ -24,24 +24,26 @@ function originOf(url: string): string | null {
 
 /**
  * `webhook`: POSTs `{ action_id, thread_id, data }` as JSON to the configured URL. A model-proposed
- * `url` is used only when its origin is allowlisted, so a proposal cannot send thread data anywhere
- * else; redirects are not followed for the same reason. `idempotency-key` is the action id, so a
+ * `url` is used only when it is that URL or its origin is allowlisted, so a proposal cannot send
+ * thread data anywhere else; redirects are not followed for the same reason. `idempotency-key` is the action id, so a
  * receiver can drop a repeat after a crash-recovered retry.
  */
 export function createWebhookExecutor(options: WebhookOptions = {}): ActionExecutor {
   const send = options.fetch ?? fetch;
-  const allowed = new Set(
-    [...(options.allowlist ?? []), ...(options.url ? [options.url] : [])]
-      .map(originOf)
-      .filter((o): o is string => o !== null),
-  );
+  const allowed = new Set((options.allowlist ?? []).map(originOf).filter((o): o is string => o !== null));
+  const configured = options.url ? new URL(options.url).href : null;
   function target(url: string | undefined): URL {
     if (url === undefined) {
-      if (!options.url) throw new SolError("unavailable", "No webhook is configured (set SOL_WEBHOOK_URL).");
-      return new URL(options.url);
+      if (configured === null) {
+        throw new SolError("unavailable", "No webhook is configured (set SOL_WEBHOOK_URL).");
+      }
+      return new URL(configured);
     }
     const origin = originOf(url);
-    if (origin === null || !allowed.has(origin)) {
+    // The configured URL itself, not its whole origin: another path on that host (an admin route
+    // beside the hook) is a different endpoint, and a proposal must not choose it.
+    const isConfigured = origin !== null && new URL(url).href === configured;
+    if (!isConfigured && (origin === null || !allowed.has(origin))) {
       throw new SolError("invalid_input", "The webhook URL is not on the allowlist (SOL_WEBHOOK_ALLOWLIST).");
     }
     return new URL(url);
