@@ -2,6 +2,7 @@ import { ChatResponse, ErrorBody, PacketInput } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
+import { prefersEventStream } from "../accept.js";
 import type { AppDeps } from "../app-deps.js";
 import { splitForStream, writeSse } from "../sse.js";
 
@@ -43,8 +44,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
       const bodyHash = sha256Hex(canonicalJson(idempotencyView(req.body)));
       const outcome = await deps.turns.runTurn({ tenantId: req.tenantId, bodyHash }, req.body);
       if (outcome.replayed) reply.header("idempotent-replayed", "true");
-      const wantsStream = (req.headers.accept ?? "").includes("text/event-stream");
-      if (!wantsStream) return reply.code(200).send(outcome.response);
+      if (!prefersEventStream(req.headers.accept)) return reply.code(200).send(outcome.response);
       // Deltas are released after validation: the drift protocol must see the whole reply before the user does.
       const events = splitForStream(outcome.response.assistant.content).map((text) => ({
         event: "delta",
