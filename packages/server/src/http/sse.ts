@@ -29,14 +29,17 @@ export function splitForStream(text: string, size = 48): string[] {
   return pieces;
 }
 
-/** Takes the reply over from Fastify and sends the event-stream head. */
+/**
+ * Takes the reply over from Fastify and sends the event-stream head. `Connection` is left to Node: set
+ * here it forced keep-alive on a client that sent `Connection: close` (the socket stayed open) and
+ * dropped the `Keep-Alive: timeout` Node announces.
+ */
 function startSse(reply: FastifyReply, headers: Record<string, string>) {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache",
-    connection: "keep-alive",
     ...headers,
   });
   return res;
