@@ -247,6 +247,12 @@ export function createPolicyEngine(options: PolicyEngineOptions = {}): PolicyEng
       skipped.push({ id: block.id, version: block.version, reason: "not_for_mode" });
       return false;
     });
+    // A bad pattern makes a block invalid whatever the mode: check the skipped blocks' patterns too, so
+    // the answer does not depend on routing (the server checks a packet before it routes the turn).
+    if (skipped.length > 0) {
+      const checked = compileSelectedBlocks(selected);
+      if (!checked.ok) return checked;
+    }
     return compileSelectedBlocks(applicable, { driverBlockMode: mode, skipped });
   };
 
