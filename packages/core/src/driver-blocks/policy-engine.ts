@@ -59,7 +59,7 @@ export interface PolicyEngine {
   resolve(request: PolicyRequest): Result<CompiledPolicy, PolicyIssue>;
 }
 
-/** Validates a system block set (e.g. a SOL_DRIVER_BLOCKS file): schema, unique id@version. */
+/** Validates a system block set (e.g. a SOL_DRIVER_BLOCKS file): schema, patterns, unique id@version. */
 export function validateSystemBlocks(blocks: readonly unknown[]): Result<DriverBlock[], PolicyIssue> {
   const issues: PolicyIssue[] = [];
   const parsed: DriverBlock[] = [];
@@ -73,6 +73,14 @@ export function validateSystemBlocks(blocks: readonly unknown[]): Result<DriverB
           message: `systemBlocks[${i}]: ${issue.message}`,
           path: ["systemBlocks", i, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
         });
+      }
+      return;
+    }
+    // Patterns are checked here too: a bad one is the operator's error, not a 400 on every ref to it.
+    const compiled = compileSelectedBlocks([{ block: result.data, path: ["systemBlocks", i] }]);
+    if (!compiled.ok) {
+      for (const issue of compiled.issues) {
+        issues.push({ ...issue, message: `systemBlocks[${i}]: ${issue.message}` });
       }
       return;
     }

@@ -47,4 +47,14 @@ describe("SOL_DRIVER_BLOCKS file", () => {
     expect(error.message).toContain("systemBlocks[1].version: ");
     expect(error.message).toContain("systemBlocks[2].scope: ");
   });
+
+  it("names a pattern that cannot compile, at start rather than on each request that refs it", async () => {
+    const error = await startError(
+      "pattern.json",
+      JSON.stringify([{ id: "house", version: 1, validators: { required: ["ok"], mustNot: ["*"] } }]),
+    );
+    expect(error.message).toBe(
+      `Invalid driver blocks in ${join(dir, "pattern.json")}: systemBlocks[0].validators.mustNot[0]: pattern "*" is empty`,
+    );
+  });
 });
