@@ -10,6 +10,7 @@ import {
   parseModePack,
   type RouterConfigInput,
   SolError,
+  SYSTEM_DRIVER_BLOCKS,
   validateSystemBlocks,
 } from "@solserver/core";
 import type { FastifyInstance, FastifyServerOptions } from "fastify";
@@ -143,6 +144,22 @@ function loadDriverBlocks(path: string | undefined): DriverBlockInput[] | undefi
     throw new SolError("invalid_input", `Invalid driver blocks in ${path}: ${described.join("; ")}`, {
       details: checked.issues,
     });
+  }
+  // The file's blocks join the built-in ones: one repeating a built-in id@version is named here, by
+  // its index in the file (the engine would see it at its index in the combined list).
+  const builtIn = new Set(SYSTEM_DRIVER_BLOCKS.map((block) => `${block.id}@${String(block.version)}`));
+  const repeats = checked.value.flatMap((block, i) => {
+    const key = `${block.id}@${String(block.version)}`;
+    return builtIn.has(key)
+      ? [{ path: ["systemBlocks", i], message: `systemBlocks[${i}] repeats the built-in block ${key}` }]
+      : [];
+  });
+  if (repeats.length > 0) {
+    throw new SolError(
+      "invalid_input",
+      `Invalid driver blocks in ${path}: ${repeats.map((r) => r.message).join("; ")}`,
+      { details: repeats },
+    );
   }
   return checked.value;
 }

@@ -57,4 +57,17 @@ describe("SOL_DRIVER_BLOCKS file", () => {
       `Invalid driver blocks in ${join(dir, "pattern.json")}: systemBlocks[0].validators.mustNot[0]: pattern "*" is empty`,
     );
   });
+
+  it("names the file and the file's own index when a block repeats a built-in one", async () => {
+    const error = await startError(
+      "repeat.json",
+      JSON.stringify([
+        { id: "house", version: 1 },
+        { id: "facts-block", version: 1 },
+      ]),
+    );
+    expect(error.message).toBe(
+      `Invalid driver blocks in ${join(dir, "repeat.json")}: systemBlocks[1] repeats the built-in block facts-block@1`,
+    );
+  });
 });
