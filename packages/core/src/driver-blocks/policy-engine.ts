@@ -20,7 +20,7 @@ export const PolicyLimits = z
     maxRefs: z.number().int().nonnegative(),
     /** driverBlockInline blocks per turn. */
     maxInline: z.number().int().nonnegative(),
-    /** Serialized JSON size (UTF-8 bytes) of one inline block. */
+    /** Serialized JSON size (UTF-8 bytes) of one inline block, fields left at their defaults not counted. */
     maxInlineBytes: z.number().int().positive(),
     /** Distinct non-baseline blocks (refs + inline) per turn. */
     maxNonBaselineBlocks: z.number().int().nonnegative(),
@@ -167,7 +167,7 @@ export function createPolicyEngine(options: PolicyEngineOptions = {}): PolicyEng
       );
     }
     inline.forEach((raw, i) => {
-      const bytes = jsonBytes(raw);
+      const bytes = inlineBytes(raw);
       if (bytes > frozenLimits.maxInlineBytes) {
         issues.push(
           limitIssue(
@@ -288,6 +288,22 @@ export function appliesToMode(
 
 function refKey(ref: { readonly id: string; readonly version: DriverBlockVersion }): string {
   return `${ref.id}@${String(ref.version)}`;
+}
+
+/**
+ * The JSON size of an inline block as its sender wrote it. A parsed packet (what the server passes)
+ * has the schema's defaults filled in; a field still at its default is not counted, so a block is
+ * measured the same whether it comes raw or parsed.
+ */
+function inlineBytes(block: DriverBlockInput): number {
+  if (block === null || typeof block !== "object") return jsonBytes(block);
+  const { scope, enforcement, promptConstraints, ...rest } = block;
+  return jsonBytes({
+    ...rest,
+    ...(scope === "user" ? {} : { scope }),
+    ...(enforcement === "strict" ? {} : { enforcement }),
+    ...(Array.isArray(promptConstraints) && promptConstraints.length === 0 ? {} : { promptConstraints }),
+  });
 }
 
 function jsonBytes(value: unknown): number {
