@@ -7,7 +7,8 @@ import { fail, type Issue, ok, type Result } from "../result.js";
  *   alternatives for THAT position only: "I sent/added/created" = "I sent" | "I added" | "I created";
  *   "sent/added it/them" = 4 alternatives (cartesian product). Empty pieces ("a//b", "a/") are ignored.
  * - Text and patterns are normalised the same way: lower-cased, typographic quotes straightened,
- *   markdown emphasis/code marks (* and `) removed, whitespace runs collapsed to one space.
+ *   markdown emphasis/code marks (* and `, and _ unless it stands inside a word as in "file_name")
+ *   removed, whitespace runs collapsed to one space.
  * - An alternative matches where it occurs in the normalised text and, at each edge that is a word
  *   character (letter, digit, underscore), the neighbouring text character is not one.
  * Matching uses indexOf only (no user-supplied regex), so its cost is linear-ish and cannot backtrack.
@@ -30,9 +31,13 @@ export const MAX_PATTERN_ALTERNATIVES = 64;
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
+// Underscores that open or close markdown emphasis (`_word_`, `__word__`): not between two letters or digits.
+const EMPHASIS_UNDERSCORES = /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
+
 /** Normalises text (or a pattern) for matching: see CompiledPattern for the rules. */
 export function normalizeForMatch(text: string): string {
-  return text
+  const unemphasised = text.includes("_") ? text.replace(EMPHASIS_UNDERSCORES, "") : text;
+  return unemphasised
     .toLowerCase()
     .replace(/[\u2018\u2019\u02bc]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
