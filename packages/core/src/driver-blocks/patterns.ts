@@ -166,20 +166,38 @@ function isWordChar(ch: string): boolean {
 
 /** First occurrence of `needle` at or after `start` whose word-character edges stand free; -1 if none. */
 function findOnWordBoundary(text: string, needle: string, start = 0): number {
-  const checkStart = isWordChar(needle.charAt(0));
-  const checkEnd = isWordChar(needle.charAt(needle.length - 1));
+  const checkStart = isWordChar(charAfter(needle, 0));
+  const checkEnd = isWordChar(charBefore(needle, needle.length));
   let from = start;
   while (from <= text.length - needle.length) {
     const index = text.indexOf(needle, from);
     if (index < 0) return -1;
-    const before = index > 0 ? text.charAt(index - 1) : "";
-    const after = text.charAt(index + needle.length);
+    const before = charBefore(text, index);
+    const after = charAfter(text, index + needle.length);
     const startOk = !checkStart || before === "" || !isWordChar(before);
     const endOk = !checkEnd || after === "" || !isWordChar(after);
     if (startOk && endOk) return index;
     from = index + 1;
   }
   return -1;
+}
+
+// The character (one code point, so a letter outside the BMP is whole) ending before / starting at `index`.
+function charBefore(text: string, index: number): string {
+  if (index <= 0) return "";
+  const code = text.charCodeAt(index - 1);
+  const pair = code >= 0xdc00 && code <= 0xdfff && index >= 2 && isHighSurrogate(text.charCodeAt(index - 2));
+  return pair ? text.slice(index - 2, index) : text.charAt(index - 1);
+}
+
+function charAfter(text: string, index: number): string {
+  if (index >= text.length) return "";
+  const pair = isHighSurrogate(text.charCodeAt(index)) && index + 1 < text.length;
+  return pair ? text.slice(index, index + 2) : text.charAt(index);
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function unique(values: readonly string[]): string[] {
