@@ -147,11 +147,12 @@ function loadDriverBlocks(path: string | undefined): DriverBlockInput[] | undefi
   }
   // The file's blocks join the built-in ones: one repeating a built-in id@version is named here, by
   // its index in the file (the engine would see it at its index in the combined list).
-  const builtIn = new Set(SYSTEM_DRIVER_BLOCKS.map((block) => `${block.id}@${String(block.version)}`));
+  const keyOf = (block: DriverBlockInput) => JSON.stringify([block.id, String(block.version)]);
+  const builtIn = new Set(SYSTEM_DRIVER_BLOCKS.map(keyOf));
   const repeats = checked.value.flatMap((block, i) => {
-    const key = `${block.id}@${String(block.version)}`;
-    return builtIn.has(key)
-      ? [{ path: ["systemBlocks", i], message: `systemBlocks[${i}] repeats the built-in block ${key}` }]
+    const shown = `${block.id}@${String(block.version)}`;
+    return builtIn.has(keyOf(block))
+      ? [{ path: ["systemBlocks", i], message: `systemBlocks[${i}] repeats the built-in block ${shown}` }]
       : [];
   });
   if (repeats.length > 0) {

@@ -84,11 +84,11 @@ export function validateSystemBlocks(blocks: readonly unknown[]): Result<DriverB
       }
       return;
     }
-    const key = refKey(result.data);
+    const key = lookupKey(result.data);
     if (seen.has(key)) {
       issues.push({
         code: "duplicate_driver_block",
-        message: `systemBlocks[${i}] repeats ${key}`,
+        message: `systemBlocks[${i}] repeats ${refKey(result.data)}`,
         path: ["systemBlocks", i],
       });
       return;
@@ -124,17 +124,17 @@ export function createPolicyEngine(options: PolicyEngineOptions = {}): PolicyEng
       details: system.issues,
     });
   }
-  const byKey = new Map(system.value.map((block) => [refKey(block), block]));
+  const byKey = new Map(system.value.map((block) => [lookupKey(block), block]));
   const baseline: DriverBlock[] = [];
   for (const ref of settings.baselineRefs) {
     const parsedRef = DriverBlockRef.safeParse(ref);
-    const block = parsedRef.success ? byKey.get(refKey(parsedRef.data)) : undefined;
+    const block = parsedRef.success ? byKey.get(lookupKey(parsedRef.data)) : undefined;
     if (block === undefined) {
       throw new SolError("invalid_input", `baseline ref ${refKey(ref)} is not among the system blocks`);
     }
     baseline.push(block);
   }
-  const baselineKeys = new Set(baseline.map(refKey));
+  const baselineKeys = new Set(baseline.map(lookupKey));
   const frozenLimits = Object.freeze({ ...limits.data });
   const systemBlocks = deepFreeze(system.value);
 
@@ -198,7 +198,7 @@ export function createPolicyEngine(options: PolicyEngineOptions = {}): PolicyEng
         return;
       }
       selectedIds.set(block.id, key);
-      if (!baselineKeys.has(key)) nonBaseline++;
+      if (!baselineKeys.has(lookupKey(block))) nonBaseline++;
       selected.push({ block, path });
     };
 
@@ -208,7 +208,7 @@ export function createPolicyEngine(options: PolicyEngineOptions = {}): PolicyEng
       });
     }
     refs.forEach((ref, i) => {
-      const block = byKey.get(refKey(ref));
+      const block = byKey.get(lookupKey(ref));
       if (block === undefined) {
         const versions = systemBlocks.filter((b) => b.id === ref.id).map((b) => String(b.version));
         const known = versions.length > 0 ? `; known versions: ${versions.join(", ")}` : "";
@@ -286,6 +286,12 @@ export function appliesToMode(
   return block.appliesToModes.some((mode) => mode.trim().toLowerCase() === wanted);
 }
 
+/** Map key of a ref: the pair itself, so an "@" inside an id or a version cannot join two refs. */
+function lookupKey(ref: { readonly id: string; readonly version: DriverBlockVersion }): string {
+  return JSON.stringify([ref.id, String(ref.version)]);
+}
+
+/** A ref as messages show it: "id@version". */
 function refKey(ref: { readonly id: string; readonly version: DriverBlockVersion }): string {
   return `${ref.id}@${String(ref.version)}`;
 }
