@@ -78,8 +78,15 @@ export function compileTurnPolicy(
   if (!resolved.ok)
     throw new SolError("invalid_input", "Driver Blocks could not be compiled.", { details: resolved.issues });
   const policy = resolved.value;
+  // driverBlockMode is in the packet for audit clarity (flow pack): the trace is the turn's audit record.
   trace.add("policy", "completed", `Driver Blocks compiled (${policy.blocks.length})`, {
-    blocks: policy.blocks.map((b) => ({ id: b.id, version: b.version, enforcement: b.enforcement })),
+    driverBlockMode: policy.driverBlockMode,
+    blocks: policy.blocks.map((b) => ({
+      id: b.id,
+      version: b.version,
+      enforcement: b.enforcement,
+      scope: b.scope,
+    })),
     skipped: policy.skipped.length,
   });
   return policy;
