@@ -27,9 +27,16 @@ export const DriverBlockValidators = z
   .strict();
 export type DriverBlockValidators = z.infer<typeof DriverBlockValidators>;
 
+// A blank name is never found in a reply (hasSection), so a block requiring one would fail every reply.
+const SectionName = z
+  .string()
+  .min(1)
+  .max(80)
+  .refine((name) => name.trim().length > 0, { message: "A section name must not be blank" });
+
 export const DriverBlockOutputContract = z
   .object({
-    requiredSections: z.array(z.string().min(1).max(80)).max(10).optional(),
+    requiredSections: z.array(SectionName).max(10).optional(),
   })
   .strict();
 export type DriverBlockOutputContract = z.infer<typeof DriverBlockOutputContract>;

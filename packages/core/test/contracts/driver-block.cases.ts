@@ -58,6 +58,8 @@ export const driverBlockCases: Record<string, ContractCase> = {
     invalid: [
       bad("requiredSections over 10", {}, ["requiredSections"], many(11, "S")),
       bad("section over 80", { requiredSections: ["A"] }, ["requiredSections", 0], str(81)),
+      // A blank name is never found in a reply: the block would fail every reply.
+      bad("blank section", { requiredSections: ["A"] }, ["requiredSections", 0], " \t "),
       unknownKey({}),
     ],
   },
