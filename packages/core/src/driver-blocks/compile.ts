@@ -12,6 +12,7 @@ import type {
   SkippedBlock,
   ValidatorOrigin,
 } from "./policy-types.js";
+import { sectionLabel } from "./sections.js";
 
 /** A block chosen for this turn with the path of its origin in the request (for issues). */
 export interface SelectedBlock {
@@ -78,10 +79,19 @@ export function compileSelectedBlocks(
       validators.push({ ...origin, kind: "must_have_any", patterns: compiled as CompiledPattern[] });
       constraints.push(`Include at least one of ${group.map(quoteAlternatives).join(" or ")}.`);
     });
-    for (const section of block.outputContract?.requiredSections ?? []) {
+    (block.outputContract?.requiredSections ?? []).forEach((written, i) => {
+      const section = sectionLabel(written);
+      if (section.length === 0) {
+        issues.push({
+          code: "invalid_driver_block",
+          message: `section "${written}" has no name once its markdown markers are removed`,
+          path: [...path, "outputContract", "requiredSections", i],
+        });
+        return;
+      }
       validators.push({ ...origin, kind: "required_section", section });
       if (!sections.includes(section)) sections.push(section);
-    }
+    });
     (block.actionExpectations ?? []).forEach((expectation, i) => {
       const at = [...path, "actionExpectations", i];
       const when = pattern(expectation.when, [...at, "when"]);
@@ -133,7 +143,7 @@ function parseRequirement(
   if (lower === "receipt") return { kind: "receipt" };
   if (lower === "action_needed" || lower === "action-needed") return { kind: "action_needed" };
   if (lower.startsWith("section:")) {
-    const section = trimmed.slice("section:".length).trim();
+    const section = sectionLabel(trimmed.slice("section:".length));
     if (section.length > 0) return { kind: "section", section };
   }
   const compiled = pattern(trimmed, path);

@@ -9,9 +9,19 @@
 const LEADING_MARKERS = /^[\s#>*_+-]*(?:\d{1,3}[.)]\s*)?[\s*_]*/;
 const AFTER_NAME = /^[*_]*\s*(?:$|[:(\-\u2014\u2013])/;
 
-/** True when `text` contains a heading or label line for `section`. */
+const TRAILING_MARKS = /[\s*_]*:?[\s*_]*$/;
+
+/**
+ * A section name as a reply's line carries it: the markdown markers a line may open with and a
+ * trailing colon are not part of it, so "## Summary", "**Facts**" and "Facts:" are "Summary" and "Facts".
+ */
+export function sectionLabel(section: string): string {
+  return section.replace(/\s+/g, " ").trim().replace(LEADING_MARKERS, "").replace(TRAILING_MARKS, "").trim();
+}
+
+/** True when `text` contains a heading or label line for `section` (read as its sectionLabel). */
 export function hasSection(text: string, section: string): boolean {
-  const name = normalizeLine(section).trim();
+  const name = normalizeLine(sectionLabel(section)).trim();
   if (name.length === 0) return false;
   for (const rawLine of text.split(/\r?\n/)) {
     const line = normalizeLine(rawLine).replace(LEADING_MARKERS, "");
