@@ -3,3 +3,4 @@ export * from "./run-soak.js";
 export * from "./soak-criteria.js";
 export * from "./soak-observer.js";
 export * from "./soak-options.js";
+export * from "./spec-rules.js";

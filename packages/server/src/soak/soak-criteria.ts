@@ -2,12 +2,11 @@ import {
   AGENCY_COUNTER_NAMES,
   type AgencyCounters,
   DRIVE_TICK_INTERVAL_MS,
-  findSuppressingTask,
-  STUCK_TIMEOUT_MS,
   type Task,
 } from "@solserver/core";
 import type { ThoughtEntry } from "../store/index.js";
 import type { ObservedFire } from "./soak-observer.js";
+import { holdsGoalPerSpec, SPEC_STUCK_TIMEOUT_MS, soakGoalOf } from "./spec-rules.js";
 
 /** Everything the eight acceptance criteria (agency contract §7.2) are judged on. */
 export interface SoakEvidence {
@@ -97,23 +96,27 @@ function idempotency(e: SoakEvidence): CriterionResult {
   const title = "Idempotency under repetition";
   if (e.mode === "creative")
     return { id: 4, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
-  // At the end, no goal may be held by two open, live tasks either.
+  // At the end, no goal may be held by two open, live tasks either (contract §3.2, by goal).
   const holders = new Map<string, number>();
   for (const t of e.tasks) {
-    const key = t.metadata.goalKey;
-    if (key === undefined) continue;
-    if (findSuppressingTask([t], key, e.worldEndMs) !== undefined)
-      holders.set(key, (holders.get(key) ?? 0) + 1);
+    const goal = soakGoalOf(t);
+    if (goal !== undefined && holdsGoalPerSpec(t, e.worldEndMs))
+      holders.set(goal, (holders.get(goal) ?? 0) + 1);
   }
   const doubled = [...holders].filter(([, n]) => n > 1).map(([k]) => k);
-  const ok = e.violations.length === 0 && doubled.length === 0;
+  // Without a goalKey the pipeline's dedup cannot match a task (stall class goalKey_missing).
+  const keyless = e.tasks.filter((t) => t.metadata.goalKey === undefined).map((t) => t.id);
+  const ok = e.violations.length === 0 && doubled.length === 0 && keyless.length === 0;
   return {
     id: 4,
     title,
     status: pass(ok),
     detail:
       `violations=${e.violations.length}${e.violations.length ? ` (${e.violations.slice(0, 3).join("; ")})` : ""}` +
-      ` goals held twice at end=${doubled.length} duplicate_goal suppressions=${e.duplicateSuppressions}`,
+      ` goals held twice at end=${doubled.length} duplicate_goal suppressions=${e.duplicateSuppressions}` +
+      (keyless.length
+        ? ` tasks without goalKey=${keyless.length} (goalKey_missing: ${keyless.slice(0, 3).join(", ")})`
+        : ""),
   };
 }
 
@@ -123,13 +126,21 @@ function stuckRecovery(e: SoakEvidence): CriterionResult {
     return { id: 5, title, status: "N/A", detail: "creative mode: no drive-tick tasks" };
   const stalled = e.tasks.find((t) => t.id === e.stalledTaskId);
   if (stalled === undefined) return { id: 5, title, status: "FAIL", detail: "no task was stalled" };
+  if (stalled.metadata.goalKey === undefined) {
+    return {
+      id: 5,
+      title,
+      status: "FAIL",
+      detail: `${stalled.id} stalled without a goalKey (goalKey_missing)`,
+    };
+  }
   const stillStuck = stalled.status === "pending" && stalled.progress === 0;
   const successor = e.tasks.find(
     (t) =>
       t.id !== stalled.id &&
       isDriveTask(t) &&
-      t.metadata.goalKey === stalled.metadata.goalKey &&
-      t.metadata.createdAt - stalled.metadata.createdAt >= STUCK_TIMEOUT_MS,
+      soakGoalOf(t) === stalled.metadata.goalKey &&
+      t.metadata.createdAt - stalled.metadata.createdAt >= SPEC_STUCK_TIMEOUT_MS,
   );
   const ran = e.worldEndMs - e.worldStartMs;
   const detail =

@@ -1,5 +1,6 @@
-import { type Clock, findSuppressingTask, type Task } from "@solserver/core";
+import type { Clock, Task } from "@solserver/core";
 import type { AgencyEvents, DriveTickEvent, TaskEvent, ThoughtBroadcast } from "../agency/index.js";
+import { findSpecHolder, soakGoalOf } from "./spec-rules.js";
 
 export interface ObservedFire {
   readonly worldMs: number;
@@ -32,7 +33,8 @@ export function worldClockLabel(nowMs: number, startMs: number): string {
 
 /**
  * Subscribes to one tenant's agency events and keeps what the criteria need. At every task
- * creation it checks the idempotency rule against the tasks it knows at that moment.
+ * creation it checks the contract's idempotency rule (`holdsGoalPerSpec`, by goal even when the
+ * goalKey is missing) against the tasks it knows at that moment.
  */
 export function observeAgency(
   events: AgencyEvents,
@@ -59,12 +61,11 @@ export function observeAgency(
     if (event.tenantId !== options.tenantId) return;
     const { task } = event;
     const goalKey = task.metadata.goalKey ?? "-";
-    if (event.change === "created" && task.metadata.goalKey !== undefined) {
-      const others = [...observer.tasks.values()].filter((t) => t.id !== task.id);
-      const holder = findSuppressingTask(others, task.metadata.goalKey, task.metadata.createdAt);
-      if (holder !== undefined) {
-        observer.violations.push(`${task.id} created while ${holder.id} held ${goalKey}`);
-      }
+    const goal = soakGoalOf(task);
+    if (event.change === "created" && goal !== undefined) {
+      const holder = findSpecHolder(observer.tasks.values(), goal, task.metadata.createdAt, task.id);
+      if (holder !== undefined)
+        observer.violations.push(`${task.id} created while ${holder.id} held ${goal}`);
     }
     observer.tasks.set(task.id, task);
     if (event.change === "claimed") {
