@@ -194,6 +194,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       tasks,
       thoughts: await agency.listThoughts(TENANT, 1_000_000),
       fires: observer.fires,
+      ticks: observer.ticks,
       claims: observer.claims,
       violations: observer.violations,
       stalledTaskId: stall.stalled()?.id ?? null,

@@ -1,12 +1,12 @@
-import {
-  AGENCY_COUNTER_NAMES,
-  type AgencyCounters,
-  DRIVE_TICK_INTERVAL_MS,
-  type Task,
-} from "@solserver/core";
+import { AGENCY_COUNTER_NAMES, type AgencyCounters, type Task } from "@solserver/core";
 import type { ThoughtEntry } from "../store/index.js";
-import type { ObservedFire } from "./soak-observer.js";
-import { holdsGoalPerSpec, SPEC_STUCK_TIMEOUT_MS, soakGoalOf } from "./spec-rules.js";
+import type { ObservedFire, ObservedTick } from "./soak-observer.js";
+import {
+  holdsGoalPerSpec,
+  SPEC_DRIVE_TICK_INTERVAL_MS,
+  SPEC_STUCK_TIMEOUT_MS,
+  soakGoalOf,
+} from "./spec-rules.js";
 
 /** Everything the eight acceptance criteria (agency contract §7.2) are judged on. */
 export interface SoakEvidence {
@@ -18,6 +18,8 @@ export interface SoakEvidence {
   readonly tasks: readonly Task[];
   readonly thoughts: readonly ThoughtEntry[];
   readonly fires: readonly ObservedFire[];
+  /** Every drive-tick evaluation (fired or skipped, probes included), in order. */
+  readonly ticks: readonly ObservedTick[];
   readonly claims: readonly { readonly taskId: string; readonly driveTick: boolean }[];
   readonly violations: readonly string[];
   /** The task the executor left alone on purpose, if one was picked. */
@@ -48,17 +50,35 @@ function cadence(e: SoakEvidence): CriterionResult {
   if (e.mode === "creative")
     return { id: 1, title, status: "N/A", detail: "creative mode: drive ticks never fire" };
   const gaps = e.fires.slice(1).map((f, i) => f.worldMs - (e.fires[i]?.worldMs ?? 0));
-  const tooSoon = gaps.filter((g) => g < DRIVE_TICK_INTERVAL_MS).length;
+  const tooSoon = gaps.filter((g) => g < SPEC_DRIVE_TICK_INTERVAL_MS).length;
   const created = e.fires.filter((f) => f.taskId !== undefined).length;
   const mean = gaps.length === 0 ? 0 : gaps.reduce((a, b) => a + b, 0) / gaps.length;
-  const ok = e.counters.driveTicks > 0 && e.counters.goalTags > 0 && created > 0 && tooSoon === 0;
+  // "~3 min": once 180 s have passed since the last fire, the timer gate must be open. A tick
+  // refused for "interval" after that means ticks come slower than the contract's cadence.
+  let lastFire: number | undefined;
+  let lateIntervalSkips = 0;
+  for (const tick of e.ticks) {
+    if (tick.fired) lastFire = tick.worldMs;
+    else if (
+      tick.reason === "interval" &&
+      (lastFire === undefined || tick.worldMs - lastFire >= SPEC_DRIVE_TICK_INTERVAL_MS)
+    )
+      lateIntervalSkips++;
+  }
+  const ok =
+    e.counters.driveTicks > 0 &&
+    e.counters.goalTags > 0 &&
+    created > 0 &&
+    tooSoon === 0 &&
+    lateIntervalSkips === 0;
   return {
     id: 1,
     title,
     status: pass(ok),
     detail:
       `driveTicks=${e.counters.driveTicks} goalTags=${e.counters.goalTags} tasks from ticks=${created}` +
-      ` mean interval=${gaps.length ? minutes(mean) : "n/a"} (world) intervals<3min=${tooSoon}`,
+      ` mean interval=${gaps.length ? minutes(mean) : "n/a"} (world) intervals<3min=${tooSoon}` +
+      ` "interval" refusals 3+ min after the last fire=${lateIntervalSkips}`,
   };
 }
 

@@ -9,11 +9,20 @@ export interface ObservedFire {
   readonly reason?: string;
 }
 
+/** One drive-tick evaluation, fired or not, at the server's clock. */
+export interface ObservedTick {
+  readonly worldMs: number;
+  readonly fired: boolean;
+  readonly reason?: string;
+}
+
 /** What the soak saw on the agency event stream, in order. */
 export interface SoakObserver {
   /** Latest known state of every task, by id. */
   readonly tasks: Map<string, Task>;
   readonly fires: ObservedFire[];
+  /** Every drive-tick evaluation (fired or skipped), in order. */
+  readonly ticks: ObservedTick[];
   readonly claims: { readonly taskId: string; readonly worldMs: number; readonly driveTick: boolean }[];
   /** Drive ticks that did not fire, by reason. */
   readonly skips: Map<string, number>;
@@ -45,6 +54,7 @@ export function observeAgency(
   const observer: SoakObserver = {
     tasks: new Map(),
     fires: [],
+    ticks: [],
     claims: [],
     skips: new Map(),
     violations: [],
@@ -84,6 +94,11 @@ export function observeAgency(
 
   function onTick(event: DriveTickEvent): void {
     if (event.tenantId !== options.tenantId) return;
+    observer.ticks.push({
+      worldMs: event.nowMs,
+      fired: event.fired,
+      ...(event.reason === undefined ? {} : { reason: event.reason }),
+    });
     if (!event.fired) {
       const reason = event.reason ?? "unknown";
       observer.skips.set(reason, (observer.skips.get(reason) ?? 0) + 1);

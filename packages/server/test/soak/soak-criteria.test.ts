@@ -56,6 +56,14 @@ function goodRun(): SoakEvidence {
       { worldMs: T0 + 6 * MIN, goalKey: "collect:oak_log", taskId: recovered.id },
       { worldMs: T0 + 9 * MIN, goalKey: "craft:crafting_table", taskId: table.id },
     ],
+    ticks: [
+      { worldMs: T0, fired: true },
+      { worldMs: T0 + 2 * MIN, fired: false, reason: "interval" },
+      { worldMs: T0 + 4 * MIN, fired: false, reason: "duplicate_goal" },
+      { worldMs: T0 + 6 * MIN, fired: true },
+      { worldMs: T0 + 8 * MIN, fired: false, reason: "interval" },
+      { worldMs: T0 + 9 * MIN, fired: true },
+    ],
     claims: [
       { taskId: recovered.id, driveTick: true },
       { taskId: table.id, driveTick: true },
@@ -82,6 +90,22 @@ describe("soak criteria", () => {
     const fast = goodRun();
     expect(status({ ...fast, fires: [...fast.fires, { worldMs: T0 + 10 * MIN }] }, 1)).toBe("FAIL");
     expect(status({ ...fast, counters: { ...fast.counters, goalTags: 0 } }, 1)).toBe("FAIL");
+  });
+
+  it("fails cadence when the 180 s timer does not open: ticks refused for interval 3+ min after a fire", () => {
+    const run = goodRun();
+    const slow: SoakEvidence = {
+      ...run,
+      ticks: [
+        { worldMs: T0, fired: true },
+        { worldMs: T0 + 3 * MIN, fired: false, reason: "interval" },
+        { worldMs: T0 + 20 * MIN, fired: false, reason: "interval" },
+        { worldMs: T0 + 21 * MIN, fired: true },
+      ],
+    };
+    const result = evaluateSoak(slow).find((r) => r.id === 1);
+    expect(result?.status).toBe("FAIL");
+    expect(result?.detail).toMatch(/"interval" refusals 3\+ min after the last fire=2/);
   });
 
   it("fails claims and closure when the executor never touched a drive-tick task", () => {

@@ -41,6 +41,7 @@ function evidence(tasks: Task[], violations: string[] = []): SoakEvidence {
     tasks,
     thoughts: [],
     fires: [],
+    ticks: [],
     claims: [],
     violations,
     stalledTaskId: null,
