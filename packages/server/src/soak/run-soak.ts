@@ -1,14 +1,14 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type AgencyCounters, SolError, type Task } from "@solserver/core";
+import { type AgencyCounters, canonicalGoalKey, SolError, selectDrive, type Task } from "@solserver/core";
 import { loadConfig } from "../config/index.js";
 import { createSolServer } from "../server.js";
 import { createExecutor, createHttpTaskApi, ignoreFirstTaskWhere } from "../world/index.js";
 import type { World } from "../world/world-adapter.js";
 import { scriptedModelOutput } from "./model-feed.js";
 import { type CriterionResult, evaluateSoak, soakPassed } from "./soak-criteria.js";
-import { observeAgency, worldClockLabel } from "./soak-observer.js";
+import { observeAgency, type TickContext, worldClockLabel } from "./soak-observer.js";
 import { SoakOptions, type SoakOptionsInput } from "./soak-options.js";
 import { openSoakWorld } from "./soak-world.js";
 
@@ -94,7 +94,13 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   const agency = server.agency;
   const baseUrl = await server.listen();
   const worldStartMs = world.clock.now();
-  const observer = observeAgency(agency.events, { clock: world.clock, tenantId: TENANT, log });
+  let tickContext: TickContext | undefined;
+  const observer = observeAgency(agency.events, {
+    clock: world.clock,
+    tenantId: TENANT,
+    log,
+    tickContext: () => tickContext,
+  });
 
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(new URL(path, baseUrl), {
@@ -148,7 +154,11 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   try {
     for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
       const snapshot: World = await world.snapshot();
-      const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot });
+      const wanted = selectDrive(snapshot).goal;
+      tickContext = { goalKey: canonicalGoalKey(wanted.action, wanted.target) };
+      const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot }).finally(() => {
+        tickContext = undefined;
+      });
       lastTick =
         tick.fired === true
           ? `fired ${(tick.task as Task | undefined)?.id ?? tick.reason}`

@@ -154,21 +154,33 @@ function stuckRecovery(e: SoakEvidence): CriterionResult {
       detail: `${stalled.id} stalled without a goalKey (goalKey_missing)`,
     };
   }
+  const goal = stalled.metadata.goalKey;
   const stillStuck = stalled.status === "pending" && stalled.progress === 0;
-  const successor = e.tasks.find(
+  const stuckAt = stalled.metadata.createdAt + SPEC_STUCK_TIMEOUT_MS;
+  const after = (ms: number) => `${minutes(ms - stalled.metadata.createdAt)} after it was created`;
+  // "the next drive tick creates a new task for the same goal": the first tick, once the task is
+  // stuck, that called for its goal and passed the safety and timer gates (it fired, or was refused
+  // as a duplicate), while no other task held that goal.
+  const next = e.ticks.find(
     (t) =>
-      t.id !== stalled.id &&
-      isDriveTask(t) &&
-      soakGoalOf(t) === stalled.metadata.goalKey &&
-      t.metadata.createdAt - stalled.metadata.createdAt >= SPEC_STUCK_TIMEOUT_MS,
+      t.worldMs >= stuckAt &&
+      t.goalKey === goal &&
+      (t.fired || t.reason === "duplicate_goal") &&
+      (t.heldBy === undefined || t.heldBy === stalled.id),
   );
+  const successor = e.tasks.find((t) => next?.taskId !== undefined && t.id === next.taskId);
   const ran = e.worldEndMs - e.worldStartMs;
-  const detail =
-    successor === undefined
-      ? `no new ${stalled.metadata.goalKey} task after ${stalled.id} stalled (world time run: ${minutes(ran)};` +
-        " needs more than 5 min)"
-      : `${stalled.id} stalled (pending, 0 progress); ${successor.id} created for ${stalled.metadata.goalKey}` +
-        ` ${minutes(successor.metadata.createdAt - stalled.metadata.createdAt)} later (world)`;
+  let detail: string;
+  if (next === undefined) {
+    detail = `no drive tick called for ${goal} after ${stalled.id} was stuck (world time run: ${minutes(ran)}; needs more than 5 min)`;
+  } else if (successor === undefined) {
+    const why = next.fired ? `fired, then ${next.reason ?? "no task"}` : `refused: ${next.reason ?? "?"}`;
+    detail = `${stalled.id} stuck (pending, 0 progress) but the next drive tick for ${goal}, ${after(next.worldMs)}, created no task (${why})`;
+  } else {
+    detail = `${stalled.id} stalled (pending, 0 progress); the next drive tick created ${successor.id} for ${goal} ${after(successor.metadata.createdAt)} (world)`;
+  }
+  if (!stillStuck)
+    detail += `; ${stalled.id} is no longer stuck (${stalled.status}, progress ${stalled.progress})`;
   return { id: 5, title, status: pass(stillStuck && successor !== undefined), detail };
 }
 

@@ -14,6 +14,26 @@ export interface ObservedTick {
   readonly worldMs: number;
   readonly fired: boolean;
   readonly reason?: string;
+  /** The goal the tick fired for, or (skipped) the goal the soak's world called for, when known. */
+  readonly goalKey?: string;
+  /** The task a fired tick created. */
+  readonly taskId?: string;
+  /** A task (other than the one this tick created) that held that goal then, by the contract's rule. */
+  readonly heldBy?: string;
+}
+
+/** What the soak knows about the drive tick it is sending (read while the server handles it). */
+export interface TickContext {
+  /** The goal the world snapshot calls for (`action:target`). */
+  readonly goalKey?: string;
+}
+
+export interface ObserveOptions {
+  readonly clock: Clock;
+  readonly tenantId: string;
+  readonly log: (line: string) => void;
+  /** The context of the drive tick in flight, if the caller knows one. */
+  readonly tickContext?: () => TickContext | undefined;
 }
 
 /** What the soak saw on the agency event stream, in order. */
@@ -45,10 +65,7 @@ export function worldClockLabel(nowMs: number, startMs: number): string {
  * creation it checks the contract's idempotency rule (`holdsGoalPerSpec`, by goal even when the
  * goalKey is missing) against the tasks it knows at that moment.
  */
-export function observeAgency(
-  events: AgencyEvents,
-  options: { readonly clock: Clock; readonly tenantId: string; readonly log: (line: string) => void },
-): SoakObserver {
+export function observeAgency(events: AgencyEvents, options: ObserveOptions): SoakObserver {
   const startMs = options.clock.now();
   const stamp = () => `[world ${worldClockLabel(options.clock.now(), startMs)}]`;
   const observer: SoakObserver = {
@@ -94,10 +111,18 @@ export function observeAgency(
 
   function onTick(event: DriveTickEvent): void {
     if (event.tenantId !== options.tenantId) return;
+    const goalKey = event.goalKey ?? options.tickContext?.()?.goalKey;
+    const holder =
+      goalKey === undefined
+        ? undefined
+        : findSpecHolder(observer.tasks.values(), goalKey, event.nowMs, event.taskId);
     observer.ticks.push({
       worldMs: event.nowMs,
       fired: event.fired,
       ...(event.reason === undefined ? {} : { reason: event.reason }),
+      ...(goalKey === undefined ? {} : { goalKey }),
+      ...(event.taskId === undefined ? {} : { taskId: event.taskId }),
+      ...(holder === undefined ? {} : { heldBy: holder.id }),
     });
     if (!event.fired) {
       const reason = event.reason ?? "unknown";

@@ -57,12 +57,24 @@ function goodRun(): SoakEvidence {
       { worldMs: T0 + 9 * MIN, goalKey: "craft:crafting_table", taskId: table.id },
     ],
     ticks: [
-      { worldMs: T0, fired: true },
-      { worldMs: T0 + 2 * MIN, fired: false, reason: "interval" },
-      { worldMs: T0 + 4 * MIN, fired: false, reason: "duplicate_goal" },
-      { worldMs: T0 + 6 * MIN, fired: true },
-      { worldMs: T0 + 8 * MIN, fired: false, reason: "interval" },
-      { worldMs: T0 + 9 * MIN, fired: true },
+      { worldMs: T0, fired: true, goalKey: "collect:oak_log", taskId: stalled.id },
+      {
+        worldMs: T0 + 2 * MIN,
+        fired: false,
+        reason: "interval",
+        goalKey: "collect:oak_log",
+        heldBy: stalled.id,
+      },
+      {
+        worldMs: T0 + 4 * MIN,
+        fired: false,
+        reason: "duplicate_goal",
+        goalKey: "collect:oak_log",
+        heldBy: stalled.id,
+      },
+      { worldMs: T0 + 6 * MIN, fired: true, goalKey: "collect:oak_log", taskId: recovered.id },
+      { worldMs: T0 + 8 * MIN, fired: false, reason: "interval", goalKey: "craft:crafting_table" },
+      { worldMs: T0 + 9 * MIN, fired: true, goalKey: "craft:crafting_table", taskId: table.id },
     ],
     claims: [
       { taskId: recovered.id, driveTick: true },
@@ -135,6 +147,31 @@ describe("soak criteria", () => {
     expect(status({ ...run, stalledTaskId: null }, 5)).toBe("FAIL");
     const moved = { ...stalled, progress: 0.5 };
     expect(status({ ...run, tasks: [moved, ...run.tasks.slice(1)] }, 5)).toBe("FAIL");
+  });
+
+  it("fails stuck-timeout recovery when the first tick after the 5 minutes is still refused as a duplicate", () => {
+    const run = goodRun();
+    const [stalled, , table] = run.tasks as [Task, Task, Task];
+    const late = task("collect:oak_log", T0 + 15 * MIN, { status: "completed", progress: 1 });
+    const held = { fired: false, reason: "duplicate_goal", goalKey: "collect:oak_log", heldBy: stalled.id };
+    const slow: SoakEvidence = {
+      ...run,
+      tasks: [stalled, late, table],
+      ticks: [
+        { worldMs: T0, fired: true, goalKey: "collect:oak_log", taskId: stalled.id },
+        { worldMs: T0 + 6 * MIN, ...held },
+        { worldMs: T0 + 12 * MIN, ...held },
+        { worldMs: T0 + 15 * MIN, fired: true, goalKey: "collect:oak_log", taskId: late.id },
+      ],
+    };
+    const result = evaluateSoak(slow).find((r) => r.id === 5);
+    expect(result?.status).toBe("FAIL");
+    expect(result?.detail).toMatch(
+      /6\.0 min after it was created, created no task \(refused: duplicate_goal\)/,
+    );
+    // Another live holder of the goal excuses a refusal: then the next free tick counts.
+    const excused = slow.ticks.map((t) => (t.heldBy ? { ...t, heldBy: "other-task" } : t));
+    expect(evaluateSoak({ ...slow, ticks: excused }).find((r) => r.id === 5)?.status).toBe("PASS");
   });
 
   it("fails compliance without intents, and 7 on any task that is not convert-eligible", () => {
