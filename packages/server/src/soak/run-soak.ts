@@ -11,6 +11,7 @@ import { type CriterionResult, evaluateSoak, soakPassed } from "./soak-criteria.
 import { observeAgency, type TickContext, worldClockLabel } from "./soak-observer.js";
 import { SoakOptions, type SoakOptionsInput } from "./soak-options.js";
 import { openSoakWorld } from "./soak-world.js";
+import { SPEC_DRIVE_TICK_INTERVAL_MS } from "./spec-rules.js";
 
 export interface SoakReport {
   readonly options: SoakOptions;
@@ -146,7 +147,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   const tickEvery = defaultTickEvery(options);
   const printEvery = Math.max(1, Math.round(5000 / tickEvery));
   const counterSamples: AgencyCounters[] = [];
-  const probes = { sent: 0, fired: 0 };
+  const probes = { sent: 0, fired: 0, effective: { creative: 0, spectator: 0 } };
   let thoughtsFed = 0;
   let lastTick = "";
   const deadline = wallStart + options.minutes * 60_000;
@@ -154,6 +155,20 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   try {
     for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
       const snapshot: World = await world.snapshot();
+      // Criterion 8 in survival: probe creative and spectator only when the timer is open, just
+      // before the real tick on the same snapshot. A probe counts when that tick then fires, so the
+      // mode gate, not the timer or idempotency, is what refused the probe.
+      const lastFire = observer.ticks.findLast((t) => t.fired)?.worldMs;
+      const timerOpen = lastFire === undefined || world.clock.now() - lastFire >= SPEC_DRIVE_TICK_INTERVAL_MS;
+      const refusedProbes: ("creative" | "spectator")[] = [];
+      if (options.mode === "survival" && timerOpen) {
+        for (const gameMode of ["creative", "spectator"] as const) {
+          const probe = await call("POST", "/v1/agency/drive-tick", { world: { ...snapshot, gameMode } });
+          probes.sent += 1;
+          if (probe.fired === true) probes.fired += 1;
+          else refusedProbes.push(gameMode);
+        }
+      }
       const wanted = selectDrive(snapshot).goal;
       tickContext = { goalKey: canonicalGoalKey(wanted.action, wanted.target) };
       const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot }).finally(() => {
@@ -163,13 +178,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
         tick.fired === true
           ? `fired ${(tick.task as Task | undefined)?.id ?? tick.reason}`
           : String(tick.reason);
-      if (options.mode === "survival" && i % 10 === 0) {
-        for (const gameMode of ["creative", "spectator"]) {
-          const probe = await call("POST", "/v1/agency/drive-tick", { world: { ...snapshot, gameMode } });
-          probes.sent += 1;
-          if (probe.fired === true) probes.fired += 1;
-        }
-      }
+      if (tick.fired === true) for (const gameMode of refusedProbes) probes.effective[gameMode] += 1;
       if (options.thoughtEvery > 0 && i % options.thoughtEvery === 0) {
         const scripted = scriptedModelOutput(thoughtsFed++);
         const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });

@@ -24,8 +24,15 @@ export interface SoakEvidence {
   readonly violations: readonly string[];
   /** The task the executor left alone on purpose, if one was picked. */
   readonly stalledTaskId: string | null;
-  /** Creative/spectator probes sent during a survival run, and how many fired. */
-  readonly probes: { readonly sent: number; readonly fired: number };
+  /**
+   * Creative/spectator probes sent during a survival run, how many fired, and per mode how many were
+   * refused right before a survival tick on the same world fired (only those test the mode gate).
+   */
+  readonly probes: {
+    readonly sent: number;
+    readonly fired: number;
+    readonly effective: { readonly creative: number; readonly spectator: number };
+  };
   readonly worldStartMs: number;
   readonly worldEndMs: number;
   /** Drive ticks suppressed because the goal was held (idempotency exercised). */
@@ -229,8 +236,11 @@ function creativeSafety(e: SoakEvidence): CriterionResult {
   return {
     id: 8,
     title: `${title} (probe)`,
-    status: pass(e.probes.sent > 0 && e.probes.fired === 0 && e.counters.driveTicks === e.fires.length),
-    detail: `creative/spectator probes sent=${e.probes.sent} fired=${e.probes.fired}; driveTicks=${e.counters.driveTicks} = fired in survival ${e.fires.length}`,
+    status: pass(e.probes.fired === 0 && e.probes.effective.creative > 0 && e.probes.effective.spectator > 0),
+    detail:
+      `creative/spectator probes sent=${e.probes.sent} fired=${e.probes.fired}; refused just before a` +
+      ` survival tick on the same world fired: creative=${e.probes.effective.creative}` +
+      ` spectator=${e.probes.effective.spectator}`,
   };
 }
 

@@ -82,7 +82,7 @@ function goodRun(): SoakEvidence {
     ],
     violations: [],
     stalledTaskId: stalled.id,
-    probes: { sent: 4, fired: 0 },
+    probes: { sent: 4, fired: 0, effective: { creative: 2, spectator: 2 } },
     worldStartMs: T0,
     worldEndMs: T0 + 12 * MIN,
     duplicateSuppressions: 1,
@@ -192,8 +192,16 @@ describe("soak criteria", () => {
     expect(status(creative, 8)).toBe("PASS");
     expect([1, 2, 3, 4, 5].map((id) => status(creative, id))).toEqual(Array(5).fill("N/A"));
     expect(status({ ...creative, counters: { ...creative.counters, driveTicks: 1 } }, 8)).toBe("FAIL");
-    expect(status({ ...run, probes: { sent: 4, fired: 1 } }, 8)).toBe("FAIL");
-    expect(status({ ...run, probes: { sent: 0, fired: 0 } }, 8)).toBe("FAIL");
+    const none = { creative: 0, spectator: 0 };
+    expect(
+      status({ ...run, probes: { sent: 4, fired: 1, effective: { creative: 1, spectator: 1 } } }, 8),
+    ).toBe("FAIL");
+    expect(status({ ...run, probes: { sent: 0, fired: 0, effective: none } }, 8)).toBe("FAIL");
+    // Probes refused only while the timer or idempotency would refuse any tick prove nothing.
+    expect(status({ ...run, probes: { sent: 12, fired: 0, effective: none } }, 8)).toBe("FAIL");
+    expect(
+      status({ ...run, probes: { sent: 12, fired: 0, effective: { creative: 3, spectator: 0 } } }, 8),
+    ).toBe("FAIL");
   });
 
   it("flags counters that went down", () => {

@@ -45,7 +45,7 @@ function evidence(tasks: Task[], violations: string[] = []): SoakEvidence {
     claims: [],
     violations,
     stalledTaskId: null,
-    probes: { sent: 0, fired: 0 },
+    probes: { sent: 0, fired: 0, effective: { creative: 0, spectator: 0 } },
     worldStartMs: T0,
     worldEndMs: T0 + 4 * MIN,
     duplicateSuppressions: 0,
