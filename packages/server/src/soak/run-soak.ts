@@ -10,12 +10,15 @@ import { scriptedModelOutput } from "./model-feed.js";
 import { type CriterionResult, evaluateSoak, soakPassed } from "./soak-criteria.js";
 import { observeAgency, type TickContext, worldClockLabel } from "./soak-observer.js";
 import { SoakOptions, type SoakOptionsInput } from "./soak-options.js";
+import { classifyStalls, formatStalls, type StallReport } from "./soak-stalls.js";
 import { openSoakWorld } from "./soak-world.js";
 import { SPEC_DRIVE_TICK_INTERVAL_MS } from "./spec-rules.js";
 
 export interface SoakReport {
   readonly options: SoakOptions;
   readonly results: readonly CriterionResult[];
+  /** The §7.3 classification of what did not reach a terminal state. */
+  readonly stalls: StallReport;
   readonly passed: boolean;
   readonly logPath: string;
   readonly counters: AgencyCounters;
@@ -132,8 +135,18 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   };
 
   const stall = ignoreFirstTaskWhere((t) => t.metadata.extractedGoalSource === "drive-tick");
+  // What the executor's polls listed: a pending task never listed points at the executor (§7.3).
+  const seenByExecutor = new Set<string>();
+  const taskApi = createHttpTaskApi(baseUrl);
   const executor = createExecutor({
-    api: createHttpTaskApi(baseUrl),
+    api: {
+      ...taskApi,
+      async list(statuses) {
+        const listed = await taskApi.list(statuses);
+        for (const task of listed) seenByExecutor.add(task.id);
+        return listed;
+      },
+    },
     world,
     name: `${world.name}-executor`,
     pollMs: options.world === "minecraft" ? 500 : Math.max(20, Math.min(500, 30_000 / options.timeScale)),
@@ -149,9 +162,11 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   const counterSamples: AgencyCounters[] = [];
   const probes = { sent: 0, fired: 0, effective: { creative: 0, spectator: 0 } };
   let thoughtsFed = 0;
+  const sentEligible = new Set<string>();
   let lastTick = "";
   const deadline = wallStart + options.minutes * 60_000;
   let evidence: Parameters<typeof evaluateSoak>[0] | undefined;
+  let stalls: StallReport = { stalls: [], inFlight: [] };
   try {
     for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
       const snapshot: World = await world.snapshot();
@@ -184,6 +199,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
         const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
         const decision = (fed.decision as { decision: string }).decision;
         const thought = fed.thought as { id: string; novelty: string };
+        if (scripted.convertEligible === true) sentEligible.add(thought.id);
         log(
           `[world ${worldClockLabel(world.clock.now(), worldStartMs)}] thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
         );
@@ -222,6 +238,21 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       worldEndMs: world.clock.now(),
       duplicateSuppressions: observer.skips.get("duplicate_goal") ?? 0,
     };
+    const noPlanRoute = new Map<string, string>();
+    for (const task of tasks) {
+      if (task.status === "completed" || task.status === "failed") continue;
+      const why = world.noPlanRoute?.(task) ?? null;
+      if (why !== null) noPlanRoute.set(task.id, why);
+    }
+    stalls = classifyStalls({
+      tasks,
+      thoughts: evidence.thoughts,
+      seenByExecutor,
+      noPlanRoute,
+      sentEligible,
+      stalledTaskId: evidence.stalledTaskId,
+      worldEndMs: evidence.worldEndMs,
+    });
   } finally {
     observer.detach();
     await executor.stop();
@@ -236,6 +267,8 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   const report = [
     `--- agency soak: ${options.world} ${options.mode}, ${wallSeconds.toFixed(0)} s wall, ${worldMinutes.toFixed(1)} min world ---`,
     ...results.map((r) => `${r.status.padEnd(4)} ${r.id === "extra" ? "+" : r.id}. ${r.title}: ${r.detail}`),
+    "stall taxonomy (contract §7.3): what did not reach a terminal state, by root cause",
+    ...formatStalls(stalls).map((line) => `  ${line}`),
     `skips: ${JSON.stringify(Object.fromEntries(observer.skips))} broadcasts=${observer.broadcasts.count} (fallback ${observer.broadcasts.fallback}) thoughts=${evidence.thoughts.length}`,
     `counters: ${JSON.stringify(evidence.counters)}`,
     `RESULT: ${passed ? "PASS" : "FAIL"} (log: ${logPath})`,
@@ -247,6 +280,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   return {
     options,
     results,
+    stalls,
     passed,
     logPath,
     counters: evidence.counters,

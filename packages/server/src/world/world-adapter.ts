@@ -35,6 +35,8 @@ export interface WorldAdapter {
   snapshot(): Promise<World>;
   /** Carries out one task over world time, reporting progress. */
   execute(task: Task, options: ExecuteOptions): Promise<ExecutionOutcome>;
+  /** Why this world has no plan route for the task (it could never execute it), or null. */
+  noPlanRoute?(task: Task): string | null;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,9 @@ export interface MinecraftWorld extends WorldAdapter {
   readonly bot: Bot;
 }
 
+/** The actions the Minecraft executor has a route for. */
+export const MINECRAFT_ACTIONS: ReadonlySet<string> = new Set(["explore", "collect", "mine", "craft"]);
+
 /** Hostile mobs within this many blocks count as `hostiles`. */
 export const HOSTILE_RADIUS = 16;
 
@@ -140,6 +143,11 @@ export async function connectMinecraftWorld(options: MinecraftWorldOptions): Pro
         worldTimeMs: Date.now(),
         position: { x: p.x, y: p.y, z: p.z },
       };
+    },
+
+    noPlanRoute(task: Task): string | null {
+      const { action, target } = taskGoal(task);
+      return MINECRAFT_ACTIONS.has(action) ? null : `the Minecraft executor cannot ${action} ${target}`;
     },
 
     async execute(task: Task, { signal, onProgress }: ExecuteOptions): Promise<ExecutionOutcome> {

@@ -125,6 +125,12 @@ export function createSimulatedWorld(options: SimWorldOptions = {}): SimulatedWo
       };
     },
 
+    noPlanRoute(task: Task): string | null {
+      const { action, target, amount } = taskGoal(task);
+      const plan = planSimTask(action, target, amount);
+      return typeof plan === "string" ? plan : null;
+    },
+
     execute(task: Task, { signal, onProgress }: ExecuteOptions): Promise<ExecutionOutcome> {
       if (closed) return Promise.resolve({ status: "failed", reason: "world closed" });
       if (job !== null) return Promise.resolve({ status: "failed", reason: "busy with another task" });
