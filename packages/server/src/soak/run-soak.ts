@@ -167,56 +167,65 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   const deadline = wallStart + options.minutes * 60_000;
   let evidence: Parameters<typeof evaluateSoak>[0] | undefined;
   let stalls: StallReport = { stalls: [], inFlight: [] };
+  let runError: string | undefined;
   try {
     for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
-      const snapshot: World = await world.snapshot();
-      // Criterion 8 in survival: probe creative and spectator only when the timer is open, just
-      // before the real tick on the same snapshot. A probe counts when that tick then fires, so the
-      // mode gate, not the timer or idempotency, is what refused the probe.
-      const lastFire = observer.ticks.findLast((t) => t.fired)?.worldMs;
-      const timerOpen = lastFire === undefined || world.clock.now() - lastFire >= SPEC_DRIVE_TICK_INTERVAL_MS;
-      const refusedProbes: ("creative" | "spectator")[] = [];
-      if (options.mode === "survival" && timerOpen) {
-        for (const gameMode of ["creative", "spectator"] as const) {
-          const probe = await call("POST", "/v1/agency/drive-tick", { world: { ...snapshot, gameMode } });
-          probes.sent += 1;
-          if (probe.fired === true) probes.fired += 1;
-          else refusedProbes.push(gameMode);
+      try {
+        const snapshot: World = await world.snapshot();
+        // Criterion 8 in survival: probe creative and spectator only when the timer is open, just
+        // before the real tick on the same snapshot. A probe counts when that tick then fires, so the
+        // mode gate, not the timer or idempotency, is what refused the probe.
+        const lastFire = observer.ticks.findLast((t) => t.fired)?.worldMs;
+        const timerOpen =
+          lastFire === undefined || world.clock.now() - lastFire >= SPEC_DRIVE_TICK_INTERVAL_MS;
+        const refusedProbes: ("creative" | "spectator")[] = [];
+        if (options.mode === "survival" && timerOpen) {
+          for (const gameMode of ["creative", "spectator"] as const) {
+            const probe = await call("POST", "/v1/agency/drive-tick", { world: { ...snapshot, gameMode } });
+            probes.sent += 1;
+            if (probe.fired === true) probes.fired += 1;
+            else refusedProbes.push(gameMode);
+          }
         }
+        const wanted = selectDrive(snapshot).goal;
+        tickContext = { goalKey: canonicalGoalKey(wanted.action, wanted.target) };
+        const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot }).finally(() => {
+          tickContext = undefined;
+        });
+        lastTick =
+          tick.fired === true
+            ? `fired ${(tick.task as Task | undefined)?.id ?? tick.reason}`
+            : String(tick.reason);
+        if (tick.fired === true) for (const gameMode of refusedProbes) probes.effective[gameMode] += 1;
+        if (options.thoughtEvery > 0 && i % options.thoughtEvery === 0) {
+          const scripted = scriptedModelOutput(thoughtsFed++);
+          const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
+          const decision = (fed.decision as { decision: string }).decision;
+          const thought = fed.thought as { id: string; novelty: string };
+          if (scripted.convertEligible === true) sentEligible.add(thought.id);
+          log(
+            `[world ${worldClockLabel(world.clock.now(), worldStartMs)}] thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
+          );
+        }
+        const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
+        counterSamples.push(counters);
+        const tasks = await allTasks();
+        const count = (s: string) => tasks.filter((t) => t.status === s).length;
+        const line =
+          `[soak ${wallLabel()} | world ${worldClockLabel(world.clock.now(), worldStartMs)} day ${snapshot.timeOfDay ?? "?"}]` +
+          ` drives=${counters.driveTicks} (${lastTick}) tasks p=${count("pending")} a=${count("active")}` +
+          ` c=${count("completed")} f=${count("failed")} | hp=${snapshot.health} food=${snapshot.food}` +
+          ` hostiles=${snapshot.hostiles} ${snapshot.gameMode} inv=${summarizeInventory(snapshot.inventory)}` +
+          ` | llm=${counters.llmCalls} goals=${counters.goalTags} intents=${counters.intentExtractions}`;
+        if (i % printEvery === 0) say(line);
+        else log(line);
+        await sleep(Math.max(0, Math.min(tickEvery, deadline - performance.now())));
+      } catch (error) {
+        // A failing API call ends the run, but it is still judged (and fails): the log says why.
+        runError = error instanceof Error ? error.message : String(error);
+        say(`[soak ${wallLabel()}] run stopped: ${runError}`);
+        break;
       }
-      const wanted = selectDrive(snapshot).goal;
-      tickContext = { goalKey: canonicalGoalKey(wanted.action, wanted.target) };
-      const tick = await call("POST", "/v1/agency/drive-tick", { world: snapshot }).finally(() => {
-        tickContext = undefined;
-      });
-      lastTick =
-        tick.fired === true
-          ? `fired ${(tick.task as Task | undefined)?.id ?? tick.reason}`
-          : String(tick.reason);
-      if (tick.fired === true) for (const gameMode of refusedProbes) probes.effective[gameMode] += 1;
-      if (options.thoughtEvery > 0 && i % options.thoughtEvery === 0) {
-        const scripted = scriptedModelOutput(thoughtsFed++);
-        const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
-        const decision = (fed.decision as { decision: string }).decision;
-        const thought = fed.thought as { id: string; novelty: string };
-        if (scripted.convertEligible === true) sentEligible.add(thought.id);
-        log(
-          `[world ${worldClockLabel(world.clock.now(), worldStartMs)}] thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
-        );
-      }
-      const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
-      counterSamples.push(counters);
-      const tasks = await allTasks();
-      const count = (s: string) => tasks.filter((t) => t.status === s).length;
-      const line =
-        `[soak ${wallLabel()} | world ${worldClockLabel(world.clock.now(), worldStartMs)} day ${snapshot.timeOfDay ?? "?"}]` +
-        ` drives=${counters.driveTicks} (${lastTick}) tasks p=${count("pending")} a=${count("active")}` +
-        ` c=${count("completed")} f=${count("failed")} | hp=${snapshot.health} food=${snapshot.food}` +
-        ` hostiles=${snapshot.hostiles} ${snapshot.gameMode} inv=${summarizeInventory(snapshot.inventory)}` +
-        ` | llm=${counters.llmCalls} goals=${counters.goalTags} intents=${counters.intentExtractions}`;
-      if (i % printEvery === 0) say(line);
-      else log(line);
-      await sleep(Math.max(0, Math.min(tickEvery, deadline - performance.now())));
     }
     // Evidence is taken before teardown, so tasks aborted by shutdown do not count as closures.
     const tasks = await allTasks();
@@ -237,6 +246,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       worldStartMs,
       worldEndMs: world.clock.now(),
       duplicateSuppressions: observer.skips.get("duplicate_goal") ?? 0,
+      ...(runError === undefined ? {} : { runError }),
     };
     const noPlanRoute = new Map<string, string>();
     for (const task of tasks) {

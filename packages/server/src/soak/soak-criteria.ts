@@ -37,6 +37,8 @@ export interface SoakEvidence {
   readonly worldEndMs: number;
   /** Drive ticks suppressed because the goal was held (idempotency exercised). */
   readonly duplicateSuppressions: number;
+  /** Why the run stopped early (an API call failed), if it did. */
+  readonly runError?: string;
 }
 
 export type CriterionStatus = "PASS" | "FAIL" | "N/A";
@@ -261,7 +263,19 @@ function monotonic(e: SoakEvidence): CriterionResult {
   };
 }
 
-/** Judges the eight criteria of §7.2 (plus counter monotonicity). N/A only where creative mode makes one moot. */
+function ranThrough(e: SoakEvidence): CriterionResult {
+  return {
+    id: "extra",
+    title: "Run completed",
+    status: pass(e.runError === undefined),
+    detail: e.runError === undefined ? "no API call failed" : `stopped early: ${e.runError}`,
+  };
+}
+
+/**
+ * Judges the eight criteria of §7.2 (plus counter monotonicity and whether the run went through).
+ * N/A only where creative mode makes one moot.
+ */
 export function evaluateSoak(evidence: SoakEvidence): CriterionResult[] {
   return [
     cadence(evidence),
@@ -273,6 +287,7 @@ export function evaluateSoak(evidence: SoakEvidence): CriterionResult[] {
     noLowNoveltyTasks(evidence),
     creativeSafety(evidence),
     monotonic(evidence),
+    ranThrough(evidence),
   ];
 }
 

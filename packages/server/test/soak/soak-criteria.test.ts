@@ -94,7 +94,7 @@ const status = (e: SoakEvidence, id: number | "extra") => evaluateSoak(e).find((
 describe("soak criteria", () => {
   it("passes a run that shows all eight", () => {
     const results = evaluateSoak(goodRun());
-    expect(results.map((r) => r.status)).toEqual(Array(9).fill("PASS"));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill("PASS"));
     expect(soakPassed(results)).toBe(true);
   });
 
@@ -202,6 +202,15 @@ describe("soak criteria", () => {
     expect(
       status({ ...run, probes: { sent: 12, fired: 0, effective: { creative: 3, spectator: 0 } } }, 8),
     ).toBe("FAIL");
+  });
+
+  it("fails a run that an API error stopped early, and says why", () => {
+    const results = evaluateSoak({ ...goodRun(), runError: "POST /v1/agency/drive-tick -> 500" });
+    expect(results.find((r) => r.title === "Run completed")).toMatchObject({
+      status: "FAIL",
+      detail: "stopped early: POST /v1/agency/drive-tick -> 500",
+    });
+    expect(soakPassed(results)).toBe(false);
   });
 
   it("flags counters that went down", () => {
