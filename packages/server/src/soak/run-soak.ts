@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type AgencyCounters, canonicalGoalKey, SolError, selectDrive, type Task } from "@solserver/core";
+import { DEFAULT_SIMILARITY_WINDOW } from "../agency/index.js";
 import { loadConfig } from "../config/index.js";
 import { createSolServer } from "../server.js";
 import { createExecutor, createHttpTaskApi, ignoreFirstTaskWhere } from "../world/index.js";
@@ -246,6 +247,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
       worldStartMs,
       worldEndMs: world.clock.now(),
       duplicateSuppressions: observer.skips.get("duplicate_goal") ?? 0,
+      similarityWindow: DEFAULT_SIMILARITY_WINDOW,
       ...(runError === undefined ? {} : { runError }),
     };
     const noPlanRoute = new Map<string, string>();

@@ -37,6 +37,8 @@ export interface SoakEvidence {
   readonly worldEndMs: number;
   /** Drive ticks suppressed because the goal was held (idempotency exercised). */
   readonly duplicateSuppressions: number;
+  /** How many recent thoughts content dedup compares a new one with (the server's setting). */
+  readonly similarityWindow: number;
   /** Why the run stopped early (an API call failed), if it did. */
   readonly runError?: string;
 }
@@ -215,12 +217,29 @@ function noLowNoveltyTasks(e: SoakEvidence): CriterionResult {
   const fromLow = e.tasks.filter(
     (t) => t.metadata.sourceThoughtId !== undefined && lowIds.has(t.metadata.sourceThoughtId),
   );
+  // The feed repeats a thought on purpose: an exact repeat of one of the last `similarityWindow`
+  // thoughts is what content dedup must turn low-novelty (§4.1). One that stayed high novelty, or
+  // became a task, is a low-novelty task the criterion exists to catch (drive ticks are exempt).
+  let repeats = 0;
+  const missed: string[] = [];
+  e.thoughts.forEach(({ thought, decision }, i) => {
+    // Texts without words are similar only through a shared goalKey (recording.ts): not counted.
+    if (thought.source === "drive-tick" || !/[\p{L}\p{N}]/u.test(thought.text)) return;
+    const earlier = e.thoughts.slice(Math.max(0, i - e.similarityWindow), i);
+    const same = (x: ThoughtEntry) =>
+      x.thought.text === thought.text && x.thought.metadata.goalKey === thought.metadata.goalKey;
+    if (!earlier.some(same)) return;
+    repeats++;
+    if (thought.novelty !== "low" || decision === "created") missed.push(thought.id);
+  });
   return {
     id: 7,
     title: "No low-novelty task creation",
-    status: pass(ineligible.length === 0 && fromLow.length === 0),
+    status: pass(ineligible.length === 0 && fromLow.length === 0 && missed.length === 0),
     detail:
       `tasks with convertEligible!=true: ${ineligible.length}; tasks from low-novelty thoughts: ${fromLow.length}` +
+      `; exact repeats=${repeats}, not made low-novelty or converted=${missed.length}` +
+      `${missed.length ? ` (${missed.slice(0, 3).join(", ")})` : ""}` +
       ` (low-novelty recorded: ${e.counters.lowNoveltyRecorded}, tasks: ${e.tasks.length})`,
   };
 }

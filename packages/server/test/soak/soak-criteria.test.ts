@@ -85,6 +85,7 @@ function goodRun(): SoakEvidence {
     probes: { sent: 4, fired: 0, effective: { creative: 2, spectator: 2 } },
     worldStartMs: T0,
     worldEndMs: T0 + 12 * MIN,
+    similarityWindow: 10,
     duplicateSuppressions: 1,
   };
 }
@@ -179,6 +180,23 @@ describe("soak criteria", () => {
     expect(status({ ...run, counters: { ...run.counters, intentExtractions: 0 } }, 6)).toBe("FAIL");
     const bad = task("find:village", T0 + MIN, { source: "api", convertEligible: false });
     expect(status({ ...run, tasks: [...run.tasks, bad] }, 7)).toBe("FAIL");
+  });
+
+  it("fails 7 when an exact repeat within the dedup window was not made low novelty, or became a task", () => {
+    const run = goodRun();
+    const entry = (id: string, text: string, novelty: "high" | "low", decision: string) => ({
+      thought: { id, text, source: "llm", novelty, tags: [], metadata: {}, createdAtMs: T0 },
+      broadcast: true,
+      decision,
+    });
+    const first = entry("th-1", "A village might be up there.", "high", "created");
+    const deduped = [first, entry("th-2", "Stone lasts.", "high", "blocked_not_eligible")];
+    const ok = [...deduped, entry("th-3", first.thought.text, "low", "blocked_not_eligible")];
+    expect(status({ ...run, thoughts: ok }, 7)).toBe("PASS");
+    const missed = [...deduped, entry("th-3", first.thought.text, "high", "created")];
+    expect(status({ ...run, thoughts: missed }, 7)).toBe("FAIL");
+    // Outside the window a repeat is a new thought.
+    expect(status({ ...run, thoughts: missed, similarityWindow: 1 }, 7)).toBe("PASS");
   });
 
   it("criterion 8: a creative run must have no drive ticks; a survival probe must never fire", () => {

@@ -48,6 +48,7 @@ function evidence(tasks: Task[], violations: string[] = []): SoakEvidence {
     probes: { sent: 0, fired: 0, effective: { creative: 0, spectator: 0 } },
     worldStartMs: T0,
     worldEndMs: T0 + 4 * MIN,
+    similarityWindow: 10,
     duplicateSuppressions: 0,
   };
 }
