@@ -165,12 +165,14 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
   let thoughtsFed = 0;
   const sentEligible = new Set<string>();
   let lastTick = "";
-  const deadline = wallStart + options.minutes * 60_000;
+  // The soak observes for `minutes` from here, once the server, world and executor are up: a slow
+  // start must not eat the run and leave nothing to judge (zero rounds, criterion 6 failing).
+  const deadline = performance.now() + options.minutes * 60_000;
   let evidence: Parameters<typeof evaluateSoak>[0] | undefined;
   let stalls: StallReport = { stalls: [], inFlight: [] };
   let runError: string | undefined;
   try {
-    for (let i = 0; performance.now() < deadline && deps.signal?.aborted !== true; i++) {
+    for (let i = 0; (i === 0 || performance.now() < deadline) && deps.signal?.aborted !== true; i++) {
       try {
         const snapshot: World = await world.snapshot();
         // Criterion 8 in survival: probe creative and spectator only when the timer is open, just

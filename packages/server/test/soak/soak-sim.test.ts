@@ -49,6 +49,19 @@ describe("agency soak on the simulator", () => {
     expect(report.passed).toBe(true);
   }, 60_000);
 
+  it("makes at least one round even when the run is shorter than its start-up, so there is something to judge", async () => {
+    // 0.6 ms: less than starting the server, world and executor takes. The run still observes one
+    // round (a drive tick and a scripted thought) instead of judging an empty run.
+    const report = await runSoak(
+      { minutes: 0.00001, world: "sim", mode: "creative", timeScale: 240, logDir, quiet: true },
+      { out: () => {} },
+    );
+    const byId = new Map(report.results.map((r) => [r.id, r]));
+    expect(report.counters.llmCalls).toBeGreaterThan(0);
+    expect(byId.get(6)?.status, byId.get(6)?.detail).toBe("PASS");
+    expect(report.passed).toBe(true);
+  }, 60_000);
+
   it("parses the command line and rejects a time scale for Minecraft", () => {
     const ok = parseSoakArgs(["--minutes", "12", "--world", "minecraft", "--mode", "creative"]);
     expect(ok).toMatchObject({
