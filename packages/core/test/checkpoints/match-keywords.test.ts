@@ -182,6 +182,23 @@ describe("matchKeywords", () => {
   });
 });
 
+describe("matchKeywords keyword-set cache", () => {
+  it("keeps keyword sets whose joined text is the same apart", () => {
+    // Each call gets a fresh array, so only the content-keyed cache can confuse them.
+    expect(matchKeywords("abc", [], "any").triggered).toBe(false);
+    expect(matchKeywords("abc", [""], "any")).toEqual({
+      triggered: true,
+      matches: [{ keyword: "", position: 0 }],
+    });
+    expect(matchKeywords("a b", ["a", "b"], "all").triggered).toBe(true);
+    expect(matchKeywords("a b", ["a\u0000b"], "all").triggered).toBe(false);
+    expect(matchKeywords("x\u0000y", ["", ""], "phrase").matches).toHaveLength(2);
+    expect(matchKeywords("x\u0000y", ["\u0000"], "phrase").matches).toEqual([
+      { keyword: "\u0000", position: 1 },
+    ]);
+  });
+});
+
 describe("createKeywordMatcher (Aho–Corasick)", () => {
   const naive = (input: string, keywords: string[], caseSensitive: boolean) => {
     const text = caseSensitive ? input : input.toLowerCase();

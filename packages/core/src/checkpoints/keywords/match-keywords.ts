@@ -49,7 +49,8 @@ export function cachedKeywordMatcher(
   const known = perArray?.get(variant);
   // The caller may have mutated the array since; an element check is far cheaper than a rebuild.
   if (known && sameKeywords(known.keywords, keywords)) return known;
-  const contentKey = `${variant}|${keywords.join("\u0000")}`;
+  // JSON keeps every set apart: a joined list would give [] and [""] (or ["a\u0000b"] and ["a", "b"]) one key.
+  const contentKey = `${variant}|${JSON.stringify(keywords)}`;
   let matcher = lruGet(byContent, contentKey);
   if (!matcher) {
     matcher = createKeywordMatcher(keywords, { mode: family, caseSensitive });
