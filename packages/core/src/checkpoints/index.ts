@@ -26,5 +26,6 @@ export {
   PendingCheckpointConfirmation,
   restoreCheckpointSession,
 } from "./session.js";
+export { clipText } from "./text/clip.js";
 export * from "./types.js";
 export { matchesWildcard } from "./wildcard.js";

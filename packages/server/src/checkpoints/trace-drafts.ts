@@ -2,6 +2,7 @@ import {
   type CheckpointEvaluation,
   type CheckpointEvent,
   type CheckpointTraceEvent,
+  clipText,
   type FiredCheckpoint,
   type TraceEventDraft,
   toTraceEventDraft,
@@ -10,7 +11,7 @@ import {
 /** Phase of the one summary event each evaluation (and each chat turn's checkpoints) records. */
 export const CHECKPOINT_TRACE_PHASE = "checkpoint";
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const clip = clipText;
 
 function firedText(fired: readonly FiredCheckpoint[]): string {
   return fired.length === 0 ? "no checkpoint fired" : `fired ${fired.map((f) => f.type).join(", ")}`;

@@ -1,5 +1,6 @@
 import type { CheckpointAction, CheckpointPolicyDecision } from "../contracts.js";
 import type { CheckpointSessionState } from "../session.js";
+import { clipText } from "../text/clip.js";
 import { actionAttempted, actionConfigFor, actionFields } from "./action-attempt.js";
 import { confirmationFor } from "./confirmation.js";
 import { blocksRequestedBy } from "./requested-blocks.js";
@@ -18,7 +19,7 @@ export interface BuiltinContext extends CheckpointContext {
 
 type BuiltinHandler = (ctx: BuiltinContext) => Promise<CheckpointResult>;
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+const clip = clipText;
 const unique = (ids: readonly string[]) => [...new Set(ids)];
 
 /** Resolves ids and reports which exist: the ids to inject and the trace fields. */

@@ -1,15 +1,14 @@
 import type { ActionNeeded } from "../../contracts/action.js";
 import type { CheckpointAction } from "../contracts.js";
 import type { RiskTier } from "../risk.js";
+import { clipText } from "../text/clip.js";
 import { canonicalJson } from "../text/hash.js";
 import type { CheckpointConfirmationRequest } from "./types.js";
 
 // Previews larger than this are replaced by a note: the chip shows them, the trace stores them.
 const MAX_PREVIEW_JSON = 2_000;
 
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+const clip = clipText;
 
 function targetOf(params: Record<string, unknown> | undefined): string | undefined {
   if (!params) return undefined;

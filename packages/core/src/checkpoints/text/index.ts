@@ -1,3 +1,4 @@
+export * from "./clip.js";
 export * from "./fold.js";
 export * from "./hash.js";
 export * from "./words.js";
