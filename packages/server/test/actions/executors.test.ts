@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ActionExecutionContext, isSolError } from "@solserver/core";
+import { type ActionExecutionContext, isSolError, SolError } from "@solserver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createCalendarExecutor,
@@ -202,5 +202,37 @@ describe("executor registry", () => {
       1000,
     );
     expect(outcome).toEqual({ status: "succeeded", receipt: { summary: "Done." } });
+  });
+
+  it("clips a long receipt or failure reason without splitting an emoji (the store refuses half of one)", async () => {
+    const emoji = "\u{1F600}";
+    const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/;
+    const done = await runExecutor(
+      { kind: "k", execute: async () => ({ summary: emoji.repeat(300) }) },
+      "k",
+      {},
+      ctx("e2"),
+      1000,
+    );
+    expect(done.status).toBe("succeeded");
+    const summary = done.status === "succeeded" ? done.receipt.summary : "";
+    expect(summary.length).toBeLessThanOrEqual(500);
+    expect(summary).not.toMatch(loneSurrogate);
+    const failed = await runExecutor(
+      {
+        kind: "k",
+        execute: async () => {
+          throw new SolError("unavailable", emoji.repeat(300));
+        },
+      },
+      "k",
+      {},
+      ctx("e3"),
+      1000,
+    );
+    expect(failed.status).toBe("failed");
+    const reason = failed.status === "failed" ? failed.error.reason : "";
+    expect(reason.length).toBeLessThanOrEqual(300);
+    expect(reason).not.toMatch(loneSurrogate);
   });
 });

@@ -1,4 +1,4 @@
-import { SolError } from "@solserver/core";
+import { clipText, SolError } from "@solserver/core";
 import { z } from "zod";
 
 /** Parses an executor's payload; a bad one fails with a reason naming the field (shown to the user). */
@@ -16,8 +16,7 @@ export function parsePayload<T>(schema: z.ZodType<T>, payload: unknown, what: st
 export const IsoDateTime = z.iso.datetime({ offset: true });
 export const IsoDate = z.iso.date();
 
-/** Clips text to a receipt-sized line. */
+/** Clips text to a receipt-sized line (never through a surrogate pair, which the store refuses). */
 export function clipLine(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  return clipText(text.replace(/\s+/g, " ").trim(), max);
 }
