@@ -246,6 +246,25 @@ describe("router step 1 without examples to calibrate on", () => {
     });
   });
 
+  it("a few examples and no terms: the best guess is the mode whose examples the message resembles", () => {
+    const pack = createRouter({
+      defaultMode: "coding",
+      modes: [
+        { label: "coding", examples: ["fix this bug in my python code", "how do I write a function"] },
+        { label: "cooking", examples: ["recipe for pasta", "how long to boil eggs"] },
+      ],
+    });
+    expect(pack.calibration).toBeNull();
+    for (const message of ["recipe for pasta", "give me a recipe for pasta", "how long should I boil eggs"]) {
+      const decision = pack.route({ message });
+      expect(decision.modeLabel, message).toBe("cooking");
+      // Uncalibrated and without a term hit: still the selector's call.
+      expect(decision.step, message).toBe(2);
+      expect(decision.confidence, message).toBeLessThanOrEqual(0.5);
+    }
+    expect(pack.route({ message: "my python function has a bug" }).modeLabel).toBe("coding");
+  });
+
   it("a single keyword-only mode has nothing to choose between, even for unknown words", () => {
     const single = createRouter({ defaultMode: "only", modes: [{ label: "only" }] });
     for (const message of ["anything", "qwzx vvkj", "hello"]) {

@@ -75,11 +75,13 @@ export function decideStepOne(
     calibrator === null &&
     modes.length > 1 &&
     classification.features.hits.length === 0 &&
+    !hasExamples(modes[best]) &&
     !resemblesOwnTerm(classification.features.tokens, context.termWords[best] ?? [])
   ) {
-    // A keyword-only pack learnt nothing but its terms; with none of them in the message, and no word
-    // that starts like one, the model's pick rests on shared endings ("making" ~ "debugging") or a
-    // cue. That is no evidence for a mode, so the guess handed to the selector is the thread's.
+    // A mode without examples learnt nothing but its terms; with none of them in the message, and no
+    // word that starts like one, the model's pick rests on shared endings ("making" ~ "debugging") or
+    // a cue. That is no evidence for a mode, so the guess handed to the selector is the thread's. A
+    // mode with examples was picked for resembling them ("recipe for pasta"): that pick stays the guess.
     const last = lastModeIndex(context, thread);
     index = last ?? context.defaultIndex;
     confidence = Math.min(Math.exp(logProbabilities[index]!), UNCALIBRATED_CAP);
@@ -132,6 +134,11 @@ function uncalibrated(classification: Classification, best: number, logProbabili
     (hit) => hit.modeIndex === best && hit.kind !== "callWord",
   );
   return termHit ? probability : Math.min(probability, UNCALIBRATED_CAP);
+}
+
+/** The mode was trained on examples, not only on its label and terms. */
+function hasExamples(mode: ModeDefinition | undefined): boolean {
+  return (mode?.examples?.length ?? 0) > 0;
 }
 
 // A message word resembles a term word when both start with the same 4 letters, or with the whole
