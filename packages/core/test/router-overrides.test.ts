@@ -97,6 +97,36 @@ describe("router step 0: high-rigor domain triggers", () => {
     expect(none.route({ message: "review my mortgage and tax return" }).step).not.toBe(0);
   });
 
+  it("routes a domain to the mode that declares it even when that mode is not high-rigor", () => {
+    const pack = createRouter({
+      defaultMode: "chat",
+      modes: [
+        { label: "chat", keywords: ["hello", "weather"] },
+        { label: "finance", domainFlags: ["finance"], keywords: ["budget"] },
+        { label: "system", rigor: "high" },
+      ],
+    });
+    const decision = pack.route({ message: "I need help with my tax return" });
+    expect(decision).toMatchObject({ modeLabel: "finance", step: 0, confidence: 1, checkpointNeeded: true });
+    expect(decision.domainFlags).toEqual(["finance"]);
+    // A domain no mode declares still goes to the general high-rigor mode.
+    expect(pack.route({ message: "Should I sign this NDA?" })).toMatchObject({
+      modeLabel: "system",
+      step: 0,
+      domainFlags: ["legal"],
+    });
+    // A high-rigor mode declaring the domain is preferred over a normal one.
+    const both = createRouter({
+      defaultMode: "chat",
+      modes: [
+        { label: "chat" },
+        { label: "money", domainFlags: ["finance"] },
+        { label: "audit", rigor: "high", domainFlags: ["finance"] },
+      ],
+    });
+    expect(both.route({ message: "review my tax return" })).toMatchObject({ modeLabel: "audit", step: 0 });
+  });
+
   it.each([
     ["what are the security implications of this design", "security"],
     ["write an ADR for the new queue", "architecture"],

@@ -166,16 +166,17 @@ function flagNamesDomain(flag: string, domain: string): boolean {
   return canonical === domain || (DOMAIN_FLAG_ALIASES[domain] ?? []).includes(canonical);
 }
 
-// A domain routes to the high-rigor mode that declares it, else to a high-rigor mode that declares
-// no domain at all (a general one such as "system"); otherwise the trigger is not used.
+// A domain routes to the high-rigor mode that declares it, else to any mode that declares it (the
+// pack's own mode for that domain, whatever its rigor), else to a high-rigor mode that declares no
+// domain at all (a general one such as "system"); otherwise the trigger is not used.
 function domainTarget(modes: readonly ModeDefinition[], domain: string): number {
-  const high = modes
-    .map((mode, index) => ({ mode, index }))
-    .filter(({ mode }) => mode.rigor?.level === "high");
-  const declared = high.find(({ mode }) =>
-    (mode.domainFlags ?? []).some((flag) => flagNamesDomain(flag, domain)),
-  );
-  if (declared) return declared.index;
-  const general = high.find(({ mode }) => (mode.domainFlags ?? []).length === 0);
-  return general ? general.index : -1;
+  const indexed = modes.map((mode, index) => ({ mode, index }));
+  const declares = ({ mode }: { mode: ModeDefinition }) =>
+    (mode.domainFlags ?? []).some((flag) => flagNamesDomain(flag, domain));
+  const high = ({ mode }: { mode: ModeDefinition }) => mode.rigor?.level === "high";
+  const target =
+    indexed.find((m) => high(m) && declares(m)) ??
+    indexed.find(declares) ??
+    indexed.find((m) => high(m) && (m.mode.domainFlags ?? []).length === 0);
+  return target ? target.index : -1;
 }
