@@ -26,7 +26,7 @@ const MAX_CANDIDATES = 16;
  * Parses a model reply into output envelope v1. Tolerated without a violation: surrounding whitespace,
  * a code fence, leading or trailing prose (the first balanced JSON object that is a valid envelope is
  * used). An object with a string assistant_text but other faults keeps that text and the valid meta
- * parts (violation). Anything else becomes plain-text assistant_text (violation).
+ * parts, cutting a part that only runs over a length limit to fit (violation). Anything else becomes plain-text assistant_text (violation).
  */
 export function parseModelOutput(text: string): ParsedModelOutput {
   const trimmed = text.trim();
@@ -94,13 +94,21 @@ function salvageEnvelope(value: unknown): ModelOutputEnvelope | null {
   if (typeof rawMeta !== "object" || rawMeta === null) return { assistant_text: record.assistant_text };
   const metaIn = rawMeta as Record<string, unknown>;
   const meta: NonNullable<ModelOutputEnvelope["meta"]> = {};
-  const shape = EnvelopeShape.safeParse(metaIn.shape);
+  const shape = EnvelopeShape.safeParse(withinShapeLimits(metaIn.shape));
   if (shape.success) meta.shape = shape.data;
   const affect = EnvelopeAffectSignal.safeParse(metaIn.affect_signal);
   if (affect.success) meta.affect_signal = affect.data;
-  const signals = validItems(metaIn.signals, (item) => EnvelopeSignal.safeParse(item), 16);
+  const signals = validItems(
+    metaIn.signals,
+    (item) => EnvelopeSignal.safeParse(clipFields(item, SIGNAL_TEXT_LIMITS)),
+    16,
+  );
   if (signals.length > 0) meta.signals = signals;
-  const actions = validItems(metaIn.action_needed, (item) => EnvelopeActionNeeded.safeParse(item), 5);
+  const actions = validItems(
+    metaIn.action_needed,
+    (item) => EnvelopeActionNeeded.safeParse(withinActionLimits(item)),
+    5,
+  );
   if (actions.length > 0) meta.action_needed = actions;
   return Object.keys(meta).length > 0
     ? { assistant_text: record.assistant_text, meta }
@@ -119,4 +127,66 @@ function validItems<T>(
     if (parsed.success && out.length < max) out.push(parsed.data);
   }
   return out;
+}
+
+/*
+ * api.md §4 gives the envelope's fields no lengths; the contract's limits (a 200-character shape item,
+ * 1..3 summary bullets, a 180-character signal summary...) are the server's. A salvaged part that only
+ * runs over them is cut to fit rather than dropped, so a long arc or a fourth bullet does not lose
+ * the whole shape update or the proposed action. The reply still counts as a format violation.
+ */
+const SHAPE_ITEM_CHARS = 200;
+const SHAPE_LIST_ITEMS = 50;
+const SIGNAL_TEXT_LIMITS = { summary: 180 } as const;
+const ACTION_TEXT_LIMITS = {
+  action_label: 80,
+  action_target: 80,
+  action_data_used: 200,
+  action_why: 200,
+} as const;
+const ACTION_BULLETS = 3;
+const ACTION_BULLET_CHARS = 200;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Cuts a string to `max` UTF-16 units without splitting a surrogate pair; other values unchanged. */
+function clipText(value: unknown, max: number): unknown {
+  if (typeof value !== "string" || value.length <= max) return value;
+  const code = value.charCodeAt(max - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+function clipList(value: unknown, maxItems: number, maxChars: number): unknown {
+  return Array.isArray(value) ? value.slice(0, maxItems).map((item) => clipText(item, maxChars)) : value;
+}
+
+/** The record with the named string fields cut to their limits (only fields it has). */
+function clipFields(value: unknown, limits: Readonly<Record<string, number>>): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, max] of Object.entries(limits)) {
+    if (key in out) out[key] = clipText(out[key], max);
+  }
+  return out;
+}
+
+function withinShapeLimits(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = { ...value };
+  if ("arc" in out) out.arc = clipText(out.arc, SHAPE_ITEM_CHARS);
+  for (const key of ["active", "parked", "decisions", "next"] as const) {
+    if (key in out) out[key] = clipList(out[key], SHAPE_LIST_ITEMS, SHAPE_ITEM_CHARS);
+  }
+  return out;
+}
+
+function withinActionLimits(value: unknown): unknown {
+  const out = clipFields(value, ACTION_TEXT_LIMITS);
+  if (!isRecord(out) || !("action_summary_bullets" in out)) return out;
+  return {
+    ...out,
+    action_summary_bullets: clipList(out.action_summary_bullets, ACTION_BULLETS, ACTION_BULLET_CHARS),
+  };
 }

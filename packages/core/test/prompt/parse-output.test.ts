@@ -51,6 +51,54 @@ describe("parseModelOutput", () => {
     expect(parseModelOutput('{"assistant_text": "x", "meta": 3}').envelope).toEqual({ assistant_text: "x" });
   });
 
+  it("salvages a meta part that only runs over a length limit by cutting it to fit", () => {
+    const long = "x".repeat(250);
+    const over = {
+      assistant_text: "Kept",
+      meta: {
+        shape: { arc: long, active: [long], parked: [], decisions: [], next: ["n"] },
+        signals: [{ kind: "pivot", confidence: "high", summary: long }],
+        action_needed: [
+          {
+            action_kind: "reminder",
+            action_label: "L".repeat(100),
+            action_summary_bullets: ["one", "two", "three", "four"],
+            action_why: long,
+          },
+        ],
+      },
+    };
+    const parsed = parseModelOutput(JSON.stringify(over));
+    expect(parsed.formatViolation).toBe(true);
+    expect(parsed.parse).toBe("salvaged");
+    const meta = parsed.envelope.meta;
+    expect(meta?.shape).toEqual({
+      arc: "x".repeat(200),
+      active: ["x".repeat(200)],
+      parked: [],
+      decisions: [],
+      next: ["n"],
+    });
+    expect(meta?.signals).toEqual([{ kind: "pivot", confidence: "high", summary: "x".repeat(180) }]);
+    expect(meta?.action_needed).toEqual([
+      {
+        action_kind: "reminder",
+        action_label: "L".repeat(80),
+        action_summary_bullets: ["one", "two", "three"],
+        action_why: "x".repeat(200),
+      },
+    ]);
+    expect(ModelOutputEnvelope.safeParse(parsed.envelope).success).toBe(true);
+    // A cut never leaves half of a surrogate pair.
+    const emoji = parseModelOutput(
+      JSON.stringify({
+        assistant_text: "k",
+        meta: { shape: { ...over.meta.shape, arc: `${"a".repeat(199)}😀` } },
+      }),
+    );
+    expect(emoji.envelope.meta?.shape?.arc).toBe("a".repeat(199));
+  });
+
   it("falls back to plain text as assistant_text with a format violation", () => {
     for (const text of [
       "Just prose.",
