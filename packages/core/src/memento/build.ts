@@ -106,13 +106,27 @@ export function buildNextMemento(args: BuildNextMementoArgs): Result<NextMemento
   });
   if (!parsed.success) return fail(...issuesFromZod(parsed.error));
   const memento = parsed.data;
-  return ok({
-    memento,
-    shapeChanged: !previous || !sameMementoShape(previous, memento),
-    phaseChanged: !previous || previous.affect.rollup.phase !== memento.affect.rollup.phase,
+  return ok({ memento, ...mementoChanges(previous, memento), summaryFrozen });
+}
+
+/** What differs between two mementos, as `shouldPersistMemento` weighs it. */
+export interface MementoChanges {
+  readonly shapeChanged: boolean;
+  readonly phaseChanged: boolean;
+  readonly intensityChanged: boolean;
+  readonly signalsChanged: boolean;
+}
+
+/** The changes from `previous` to `next` (all true without a previous memento). */
+export function mementoChanges(
+  previous: ThreadMementoV02 | null | undefined,
+  next: ThreadMementoV02,
+): MementoChanges {
+  return {
+    shapeChanged: !previous || !sameMementoShape(previous, next),
+    phaseChanged: !previous || previous.affect.rollup.phase !== next.affect.rollup.phase,
     intensityChanged:
-      !previous || previous.affect.rollup.intensityBucket !== memento.affect.rollup.intensityBucket,
-    signalsChanged: !previous || !sameSignalItems(previous.signals, memento.signals),
-    summaryFrozen,
-  });
+      !previous || previous.affect.rollup.intensityBucket !== next.affect.rollup.intensityBucket,
+    signalsChanged: !previous || !sameSignalItems(previous.signals, next.signals),
+  };
 }

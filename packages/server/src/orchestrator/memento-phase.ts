@@ -4,6 +4,7 @@ import {
   buildNextMemento,
   type IdGenerator,
   type ModelOutputEnvelope,
+  mementoChanges,
   normalizeModelAffect,
   rebaseMementoShape,
   SolError,
@@ -65,21 +66,29 @@ export function planMemento(args: {
   if (!next.ok) {
     throw new SolError("internal", "Could not build the next thread memento.", { details: next.issues });
   }
+  // Persisting is weighed against what is stored. A turn based on the request's memento (the
+  // client's view wins) that differs from the stored one is a change even when this turn added
+  // nothing to it; otherwise the stored memento would stay and be the one the response shows.
+  const storedMemento = args.stored?.memento ?? null;
+  const changes =
+    storedMemento !== null && storedMemento !== args.baseline
+      ? mementoChanges(storedMemento, next.value.memento)
+      : next.value;
   const persist = shouldPersistMemento({
     hasPersisted: args.stored !== null,
-    phaseChanged: next.value.phaseChanged,
-    intensityChanged: next.value.intensityChanged,
-    shapeChanged: next.value.shapeChanged,
-    signalsChanged: next.value.signalsChanged,
+    phaseChanged: changes.phaseChanged,
+    intensityChanged: changes.intensityChanged,
+    shapeChanged: changes.shapeChanged,
+    signalsChanged: changes.signalsChanged,
     turnsSincePersist: args.stored?.turnsSincePersist ?? 0,
   });
   return {
     memento: next.value.memento,
     persist,
-    shapeChanged: next.value.shapeChanged,
-    phaseChanged: next.value.phaseChanged,
-    intensityChanged: next.value.intensityChanged,
-    signalsChanged: next.value.signalsChanged,
+    shapeChanged: changes.shapeChanged,
+    phaseChanged: changes.phaseChanged,
+    intensityChanged: changes.intensityChanged,
+    signalsChanged: changes.signalsChanged,
     summaryFrozen: next.value.summaryFrozen,
   };
 }

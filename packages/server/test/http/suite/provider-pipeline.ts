@@ -60,6 +60,38 @@ export function providerPipelineSuite(backend: Backend): void {
       expect(res.json.threadMemento.decisions).toEqual(["plan B"]);
     });
 
+    it("a request memento over a stored one wins even when the turn adds nothing to it", async () => {
+      const thread = "th-precedence";
+      model.reply(
+        envelope("Noted.", {
+          shape: { arc: "Stored arc", active: ["stored"], parked: [], decisions: [], next: [] },
+        }),
+      );
+      const first = await srv.request("POST", "/v1/chat", {
+        requestId: "prec-1",
+        threadId: thread,
+        message: "first",
+      });
+      expect(first.json.threadMemento.arc).toBe("Stored arc");
+      // No meta at all: the turn changes nothing relative to the client's memento.
+      model.reply({ kind: "json", body: { assistant_text: "Receipt: ok" } });
+      const requestMemento = {
+        ...peakMemento(thread, "Request arc"),
+        affect: { points: [], rollup: first.json.threadMemento.affect.rollup },
+      };
+      const res = await srv.request("POST", "/v1/chat", {
+        requestId: "prec-2",
+        threadId: thread,
+        message: "Prefer my memento over the stored one.",
+        context: { thread_memento: requestMemento },
+      });
+      expect(res.status).toBe(200);
+      expect(res.json.threadMemento.arc).toBe("Request arc");
+      expect(res.json.threadMemento.active).toEqual(["a thing in flight"]);
+      const stored = await srv.request("GET", `/v1/threads/${thread}/memento`);
+      expect(stored.json).toEqual(res.json.threadMemento);
+    });
+
     it("regenerates once with patch directives when the output violates, counting every model call", async () => {
       const before = model.counts.main;
       model.reply(
