@@ -8,6 +8,16 @@ export const OpenAiTextPart = z.looseObject({ type: z.literal("text"), text: z.s
 export const OpenAiContent = z.union([z.string(), z.array(OpenAiTextPart)]);
 export type OpenAiContent = z.infer<typeof OpenAiContent>;
 
+/** An earlier refusal sent back as a content part (OpenAI allows it on assistant messages only). */
+export const OpenAiRefusalPart = z.looseObject({ type: z.literal("refusal"), refusal: z.string() });
+
+/** An assistant message's content: a string, or an array of text and refusal parts. */
+export const OpenAiAssistantContent = z.union([
+  z.string(),
+  z.array(z.discriminatedUnion("type", [OpenAiTextPart, OpenAiRefusalPart])),
+]);
+export type OpenAiAssistantContent = z.infer<typeof OpenAiAssistantContent>;
+
 const RequestToolCall = z.union([
   z.looseObject({
     id: z.string(),
@@ -29,7 +39,7 @@ export const OpenAiMessage = z.discriminatedUnion("role", [
   z.looseObject({ role: z.literal("user"), content: OpenAiContent }),
   z.looseObject({
     role: z.literal("assistant"),
-    content: OpenAiContent.nullable().optional(),
+    content: OpenAiAssistantContent.nullable().optional(),
     tool_calls: z.array(RequestToolCall).optional(),
     function_call: z.looseObject({ name: z.string(), arguments: z.string() }).nullable().optional(),
     refusal: z.string().nullable().optional(),

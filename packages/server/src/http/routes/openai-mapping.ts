@@ -7,6 +7,7 @@ import type {
   ChatCompletion,
   ChatCompletionChunk,
   ChatCompletionRequest,
+  OpenAiAssistantContent,
   OpenAiContent,
   OpenAiMessage,
 } from "./openai-contracts.js";
@@ -49,10 +50,19 @@ export interface FacadeTurn {
   readonly bodyHash: string;
 }
 
-/** Text of a message's content: the string, or its text parts joined. */
-export function contentText(content: OpenAiContent | null | undefined): string {
+/** Text of a message's content: the string, or its text parts joined (refusal parts left out). */
+export function contentText(content: OpenAiContent | OpenAiAssistantContent | null | undefined): string {
   if (content === null || content === undefined) return "";
-  return typeof content === "string" ? content : content.map((p) => p.text).join("");
+  if (typeof content === "string") return content;
+  return content.map((p) => (p.type === "text" ? p.text : "")).join("");
+}
+
+/** The refusals of an assistant message: its `refusal` field and any refusal content parts. */
+function refusalTexts(message: Extract<OpenAiMessage, { role: "assistant" }>): string[] {
+  const parts = Array.isArray(message.content)
+    ? message.content.flatMap((p) => (p.type === "refusal" && p.refusal !== "" ? [p.refusal] : []))
+    : [];
+  return message.refusal ? [message.refusal, ...parts] : parts;
 }
 
 /** Renders a message that has no place in the prompt window's user/assistant text as one line. */
@@ -69,7 +79,7 @@ function asText(message: OpenAiMessage): WindowMessage | null {
       calls.push(`[function call] ${message.function_call.name}(${message.function_call.arguments})`);
     }
     // An earlier refusal, sent back as the client received it, stays part of the conversation.
-    if (message.refusal) calls.unshift(`[refusal] ${message.refusal}`);
+    calls.unshift(...refusalTexts(message).map((r) => `[refusal] ${r}`));
     const content = [contentText(message.content), ...calls].filter((t) => t !== "").join("\n");
     return content === "" ? null : { role: "assistant", content };
   }

@@ -221,6 +221,24 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(completion.choices[0]?.message.content).toContain("Summarise my reading list.");
     });
 
+    it("accepts an assistant message whose content holds a refusal part (as OpenAI allows)", async () => {
+      const completion = await client.chat.completions.create({
+        model: "sol",
+        messages: [
+          { role: "user", content: "Tell me a secret." },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "About that: " },
+              { type: "refusal", refusal: "I cannot share secrets." },
+            ],
+          },
+          { role: "user", content: "Then help me plan my reading list." },
+        ],
+      });
+      expect(completion.choices[0]?.message.content).toContain("Then help me plan my reading list.");
+    });
+
     it("keeps api.md's error shape on the rest of the API", async () => {
       const res = await srv.request("POST", "/v1/chat", { threadId: "t", message: "hi" });
       expect(res.status).toBe(400);
