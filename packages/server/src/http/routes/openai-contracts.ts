@@ -167,6 +167,8 @@ export const ChatCompletionChunk = z.object({
         refusal: z.string().optional(),
       }),
       finish_reason: FinishReason.nullable(),
+      // OpenAI sends it on every chunk choice (null unless logprobs were asked for and given).
+      logprobs: z.null(),
     }),
   ),
   // With `include_usage`, OpenAI sends `usage: null` on every chunk but the last.

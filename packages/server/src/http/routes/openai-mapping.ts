@@ -289,7 +289,7 @@ export function toChunks(completion: ChatCompletion, includeUsage: boolean): Cha
   ): ChatCompletionChunk => ({
     ...head,
     model: completion.model,
-    choices: [{ index: 0, delta, finish_reason: finish }],
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
     ...(includeUsage ? { usage: null } : {}),
   });
   const chunks = [chunk({ role: "assistant", content: "" })];

@@ -73,6 +73,12 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(chunks.every((c) => c.object === "chat.completion.chunk")).toBe(true);
       expect(new Set(chunks.map((c) => c.id)).size).toBe(1);
       expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
+      // Every choice carries OpenAI's documented fields, logprobs (null) included.
+      for (const choice of chunks.flatMap((c) => c.choices)) {
+        expect(choice).toMatchObject({ index: 0, logprobs: null });
+        expect(choice).toHaveProperty("finish_reason");
+        expect(choice).toHaveProperty("delta");
+      }
       const finishes = chunks.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter(Boolean);
       expect(finishes).toEqual(["stop"]);
       const usageChunk = chunks.at(-1);
