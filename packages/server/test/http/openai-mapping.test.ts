@@ -42,6 +42,30 @@ const baseResponse: ChatResponse = {
 };
 
 describe("toFacadeTurn", () => {
+  it("with tools, clips the stored text of an over-long tool result (never mid-character) and keeps it whole for the provider", () => {
+    // Two paddings, so the cut lands once on each half of an emoji's surrogate pair.
+    for (const pad of [19_900, 19_901]) {
+      const result = `${"a".repeat(pad)}${"😀".repeat(200)}`;
+      const turn = turnOf({
+        model: "sol",
+        tools: [{ type: "function", function: { name: "f", parameters: {} } }],
+        messages: [
+          { role: "user", content: "Go." },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }],
+          },
+          { role: "tool", tool_call_id: "c1", content: result },
+        ],
+      });
+      expect(turn.packet.message.length).toBeLessThanOrEqual(20_000);
+      expect(turn.packet.message.endsWith("😀…")).toBe(true);
+      expect(turn.promptUserMessage).toBe("Go.");
+      expect(turn.turnTail?.at(-1)?.providerMessage).toMatchObject({ role: "tool", content: result });
+    }
+  });
+
   it("makes the last user message the turn, earlier messages the window, system messages instructions", () => {
     const turn = turnOf({
       model: "sol",

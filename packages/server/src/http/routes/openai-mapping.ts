@@ -168,15 +168,23 @@ export function toFacadeTurn(
     if (text !== "") instructions.push(`Client instructions:\n${text}`);
   });
   const paired = structured ? completeExchanges(conversation.map((c) => c.message)) : new Set<number>();
+  const trailingIndexes: number[] = [];
   conversation.forEach(({ message, index }, position) => {
     if (index === lastUser) return;
     const entry = asEntry(message, paired.has(position));
     if (entry === null) return;
     if (index < lastUser) window.push(entry);
-    else trailing.push(entry);
+    else {
+      trailing.push(entry);
+      trailingIndexes.push(index);
+    }
   });
   const userText = contentText(body.messages[lastUser]?.content);
-  const message = [userText, ...trailing.map((t) => t.content)].filter((t) => t !== "").join("\n\n");
+  const joined = [userText, ...trailing.map((t) => t.content)].filter((t) => t !== "").join("\n\n");
+  const overflow = userText.length <= MAX_TURN_CHARS && joined.length > MAX_TURN_CHARS;
+  if (overflow && !structured) return turnTooLong(joined.length, trailingIndexes.at(-1) ?? lastUser);
+  // With tools the provider gets the calls and results whole (turnTail); the stored text is only a record.
+  const message = overflow ? clip(joined, MAX_TURN_CHARS) : joined;
   const tail = structured && trailing.length > 0 ? { turnTail: trailing, promptUserMessage: userText } : {};
   const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const packet = PacketInput.safeParse({
@@ -213,6 +221,31 @@ export function toFacadeTurn(
       ...tail,
       bodyHash: sha256Hex(canonicalJson({ facade: "openai", threadId: ids.threadId, body: hashed })),
     },
+  };
+}
+
+/** PacketInput's limit on `message`: the user's text plus the messages after it, as stored. */
+const MAX_TURN_CHARS = 20_000;
+
+/** `text` cut to at most `max` characters with an ellipsis, never between a surrogate pair. */
+function clip(text: string, max: number): string {
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** The 400 for tool results (sent without `tools`) that make the turn's text longer than a message may be. */
+function turnTooLong(length: number, index: number): Result<FacadeTurn> {
+  return {
+    ok: false,
+    issues: [
+      {
+        path: ["messages", index, "content"],
+        message: `The last user message and the messages after it make ${length} characters; at most ${MAX_TURN_CHARS} are accepted without tools (with tools they reach the provider whole).`,
+        code: "too_big",
+      },
+    ],
   };
 }
 

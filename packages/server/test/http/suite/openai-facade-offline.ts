@@ -245,6 +245,25 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(completion.choices[0]?.message.content).toContain("Then help me plan my reading list.");
     });
 
+    it("names the trailing tool result, not the user's message, when together they are too long", async () => {
+      const error = (await thrown(() =>
+        client.chat.completions.create({
+          model: "sol",
+          messages: [
+            { role: "user", content: "Summarise the page." },
+            {
+              role: "assistant",
+              content: null,
+              tool_calls: [{ id: "c1", type: "function", function: { name: "fetch", arguments: "{}" } }],
+            },
+            { role: "tool", tool_call_id: "c1", content: "word ".repeat(5_000) },
+          ],
+        }),
+      )) as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error.error).toMatchObject({ param: "messages.2.content", code: "invalid_input" });
+    });
+
     it("keeps api.md's error shape on the rest of the API", async () => {
       const res = await srv.request("POST", "/v1/chat", { threadId: "t", message: "hi" });
       expect(res.status).toBe(400);

@@ -121,6 +121,31 @@ export function openAiFacadeToolsSuite(backend: Backend): void {
       }
     });
 
+    it("accepts a tool result longer than a turn's stored text, and sends it to the provider whole", async () => {
+      const call = {
+        id: "call_big",
+        type: "function" as const,
+        function: { name: "get_weather", arguments: "{}" },
+      };
+      const page = "cloudy ".repeat(5_000);
+      fx.model.reply({ kind: "json", body: { assistant_text: "Cloudy all day.", meta: {} } });
+      const completion = await fx.client.chat.completions.create({
+        model: "sol",
+        tools: [{ type: "function", function: weatherFunction }],
+        messages: [
+          { role: "user", content: "Summarise the forecast page." },
+          { role: "assistant", content: null, tool_calls: [call] },
+          { role: "tool", tool_call_id: "call_big", content: page },
+        ],
+      });
+      expect(completion.choices[0]?.message.content).toBe("Cloudy all day.");
+      expect(lastMainBody().messages.at(-1)).toEqual({
+        role: "tool",
+        tool_call_id: "call_big",
+        content: page,
+      });
+    });
+
     it("streams a legacy function_call as a function_call delta", async () => {
       const functionCall = { name: "get_weather", arguments: '{"city":"Nice"}' };
       fx.model.reply({
