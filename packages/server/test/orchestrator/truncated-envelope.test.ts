@@ -17,6 +17,22 @@ describe("truncatedEnvelopeText", () => {
     expect(truncatedEnvelopeText('{"assistant_text": "a\\')).toBe("a");
   });
 
+  it("gives no text for a cut before the value began", () => {
+    for (const cut of [
+      "{",
+      '{"',
+      '{"as',
+      ' { "assistant_text"',
+      '{"assistant_text" :',
+      '{"assistant_text":',
+    ]) {
+      expect(truncatedEnvelopeText(cut)).toBe("");
+    }
+    expect(truncatedEnvelopeText('{"answer')).toBeNull();
+    expect(truncatedEnvelopeText('{"assis tant')).toBeNull();
+    expect(truncatedEnvelopeText('{"assistant_text": 4')).toBeNull();
+  });
+
   it("is null for text that does not start like an envelope", () => {
     expect(truncatedEnvelopeText("Plain words cut off")).toBeNull();
     expect(truncatedEnvelopeText('{"meta": {}, "assistant_text": "x')).toBeNull();

@@ -51,6 +51,12 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(short.choices[0]?.finish_reason).toBe("length");
       expect(short.usage?.completion_tokens).toBeLessThanOrEqual(8);
       expect(short.choices[0]?.message.content?.length).toBeLessThanOrEqual(32);
+      // A cap that ends the reply inside the envelope's opening leaves no text, not a fragment of JSON.
+      for (const tiny of [1, 3]) {
+        const cut = await ask(tiny);
+        expect(cut.choices[0]?.finish_reason).toBe("length");
+        expect(cut.choices[0]?.message.content).toBe("");
+      }
       const roomy = await ask(4000);
       expect(roomy.choices[0]?.finish_reason).toBe("stop");
       expect(roomy.choices[0]?.message.content).toContain("healthy lunch");
