@@ -48,6 +48,15 @@ describe("GET /v1/tasks answers in bounded pages", () => {
     expect(idsOf(await s.request("GET", "/v1/tasks?status=completed"))).toEqual([]);
   });
 
+  it("reads a repeated status as a list, as the comma-separated form", async () => {
+    const repeated = await s.request("GET", "/v1/tasks?status=completed&status=pending&limit=2");
+    expect(repeated.status).toBe(200);
+    expect(idsOf(repeated)).toEqual(ids.slice(0, 2));
+    const bad = await s.request("GET", "/v1/tasks?status=pending&status=nope");
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe("invalid_input");
+  });
+
   it("refuses a limit above the page bound or below 1 with 400", async () => {
     for (const query of [`limit=${TASK_PAGE_LIMIT + 1}`, "limit=0", "limit=x", "after="]) {
       const reply = await s.request("GET", `/v1/tasks?${query}`);

@@ -11,6 +11,7 @@ import type { AgencyService } from "../../agency/index.js";
 export const TASK_PAGE_LIMIT = 1000;
 
 const STATUS_LIST = new RegExp(`^(${TaskStatus.options.join("|")})(,(${TaskStatus.options.join("|")}))*$`);
+const StatusList = z.string().regex(STATUS_LIST, "status must be a comma-separated list of task statuses");
 const Params = z.object({ taskId: z.string().min(1).max(128) });
 const TaskReply = z.object({ task: Task });
 const ClaimBody = z.object({ executor: z.string().min(1).max(64).optional() }).strict();
@@ -20,7 +21,7 @@ const EmptyBody = z.object({}).strict();
 const errors = { 400: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /**
- * Task routes: `GET /v1/tasks?status=a,b[&limit=&after=]` (oldest first, in pages of at most
+ * Task routes: `GET /v1/tasks?status=a,b[&limit=&after=]` (also `?status=a&status=b`; oldest first, in pages of at most
  * TASK_PAGE_LIMIT; `nextAfter` names where the next page starts) and the executor path
  * `POST /v1/tasks/:taskId/claim` (pending -> active), `/progress`, `/complete` (active -> completed),
  * `/fail` (pending|active -> failed). A move the state machine does not allow is 409 `invalid_transition`.
@@ -34,12 +35,9 @@ export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService):
       schema: {
         summary: "List tasks, optionally only those in the given statuses (comma-separated)",
         querystring: z.object({
-          // `?status=` (empty) lists every task, like leaving it out.
+          // `?status=` (empty) lists every task, like leaving it out; a repeated `status` is a list too.
           status: z
-            .union([
-              z.literal(""),
-              z.string().regex(STATUS_LIST, "status must be a comma-separated list of task statuses"),
-            ])
+            .union([z.literal(""), StatusList, z.array(StatusList).min(1).max(TaskStatus.options.length)])
             .optional(),
           limit: z.coerce.number().int().min(1).max(TASK_PAGE_LIMIT).default(TASK_PAGE_LIMIT),
           // The `nextAfter` of the previous page: the list goes on after that task.
@@ -53,7 +51,9 @@ export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService):
     },
     async (req) => {
       const { status: raw, limit, after } = req.query;
-      const statuses = raw === undefined || raw === "" ? undefined : (raw.split(",") as TaskStatus[]);
+      const joined = Array.isArray(raw) ? raw.join(",") : raw;
+      const statuses =
+        joined === undefined || joined === "" ? undefined : ([...new Set(joined.split(","))] as TaskStatus[]);
       // One more than the page, to know whether another page follows.
       const tasks = await agency.listTasks(req.tenantId, statuses, {
         ...(after === undefined ? {} : { afterTaskId: after }),
