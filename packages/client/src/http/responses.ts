@@ -103,7 +103,7 @@ export interface DriveWorld {
   readonly food: number;
   readonly hostiles: number;
   readonly gameMode: string;
-  readonly timeOfDay?: number | string;
+  readonly timeOfDay?: number;
   readonly hasShelterNearby?: boolean;
   readonly inventory: Record<string, number>;
 }
