@@ -73,13 +73,20 @@ function looksLikeJson(text: string): boolean {
   return first === "{" || first === "[";
 }
 
-/** The first reason a parsed body is refused, found without recursion so hostile input cannot overflow. */
+/** Most fields one refusal names; a hostile body could otherwise make the error as large as itself. */
+const MAX_UNSTORABLE_FIELDS = 50;
+
+/**
+ * Why a parsed body is refused (too deep, or each field holding unstorable text, in document order),
+ * found without recursion so hostile input cannot overflow.
+ */
 export function inspectJson(value: unknown): SolError | null {
+  const bad: string[] = [];
   const stack: [unknown, string[]][] = [[value, []]];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const [node, path] = item;
     if (typeof node === "string") {
-      if (unstorableText(node)) return unstorable(path);
+      if (unstorableText(node)) addField(bad, path);
       continue;
     }
     if (node === null || typeof node !== "object") continue;
@@ -89,17 +96,25 @@ export function inspectJson(value: unknown): SolError | null {
         `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
       );
     }
-    for (const [key, child] of Object.entries(node)) {
-      if (unstorableText(key)) return unstorable(path);
+    const entries = Object.entries(node);
+    if (entries.some(([key]) => unstorableText(key))) addField(bad, path);
+    // Pushed last to first, so they are visited (and named) in document order.
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const [key, child] = entries[i] as [string, unknown];
       stack.push([child, [...path, key]]);
     }
   }
-  return null;
+  return bad.length > 0 ? unstorable(bad) : null;
 }
 
-function unstorable(path: readonly string[]): SolError {
+function addField(bad: string[], path: readonly string[]): void {
   const where = path.length > 0 ? path.join(".") : "body";
-  return new SolError("invalid_input", `Invalid request: check ${where}.`, {
-    details: [{ path: where, message: "contains a NUL character or an unpaired surrogate" }],
+  if (bad.length < MAX_UNSTORABLE_FIELDS && !bad.includes(where)) bad.push(where);
+}
+
+/** api.md §2: a 400's details name each bad field. */
+function unstorable(fields: readonly string[]): SolError {
+  return new SolError("invalid_input", `Invalid request: check ${fields.join(", ")}.`, {
+    details: fields.map((path) => ({ path, message: "contains a NUL character or an unpaired surrogate" })),
   });
 }

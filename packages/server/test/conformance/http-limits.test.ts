@@ -311,6 +311,26 @@ describe("api.md conformance: hostile input is a 400 in the error shape, never a
     expect(pair.status).toBe(200);
   });
 
+  it("a body with several fields of unstorable text names each of them", async () => {
+    const bad = await s.request(
+      "POST",
+      "/v1/chat",
+      '{"requestId":"r\\ud800","threadId":"t\\u0000","message":"a","meta":{"x":["ok","\\udc00"]}}',
+    );
+    expectError(bad, 400, "invalid_input");
+    expect(bad.json.error.details.map((d: { path: string }) => d.path)).toEqual([
+      "requestId",
+      "threadId",
+      "meta.x.1",
+    ]);
+    const cp = await s.request(
+      "POST",
+      "/v1/checkpoints/evaluate",
+      '{"sessionId":"s\\ud800","event":{"type":"input","input":"x\\u0000"}}',
+    );
+    expect(cp.json.error.details.map((d: { path: string }) => d.path)).toEqual(["sessionId", "event.input"]);
+  });
+
   it("a badly percent-encoded path is 400 in the error shape", async () => {
     expectError(await s.request("GET", "/v1/traces/%F0%F0%F0"), 400, "invalid_input");
     expectError(await s.request("GET", "/v1/threads/%E0%A4%A/memento"), 400, "invalid_input");
