@@ -32,14 +32,16 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
     });
   };
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) =>
-    parse(req, asText(body), done),
-  );
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
+    const text = asText(body);
+    return text === null ? done(notUtf8()) : parse(req, text, done);
+  });
   // Every route takes JSON. A JSON body sent with another type, or none (fetch labels a string body
   // text/plain, curl -d form-urlencoded), is read as JSON; anything else is a 400 that says so.
   app.removeContentTypeParser("text/plain");
-  app.addContentTypeParser("*", { parseAs: "string" }, (req, body, done) => {
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (req, body, done) => {
     const text = asText(body);
+    if (text === null) return done(notUtf8());
     if (text.trim() !== "" && !looksLikeJson(text)) {
       return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
     }
@@ -63,8 +65,22 @@ function jsonError(text: string): SolError {
   );
 }
 
-function asText(body: string | Buffer): string {
-  return typeof body === "string" ? body : body.toString("utf8");
+// Fatal: a body that is not UTF-8 (RFC 8259 §8.1) is refused rather than stored with U+FFFD in place
+// of the client's bytes. A leading BOM is dropped.
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The body as text, or null when its bytes are not valid UTF-8. */
+function asText(body: string | Buffer): string | null {
+  if (typeof body === "string") return body;
+  try {
+    return UTF8.decode(body);
+  } catch {
+    return null;
+  }
+}
+
+function notUtf8(): SolError {
+  return new SolError("invalid_input", "The body is not valid UTF-8; send JSON encoded as UTF-8.");
 }
 
 /** A JSON object or array, the only bodies a route takes, starts with one of these. */

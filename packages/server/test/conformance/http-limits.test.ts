@@ -331,6 +331,31 @@ describe("api.md conformance: hostile input is a 400 in the error shape, never a
     expect(cp.json.error.details.map((d: { path: string }) => d.path)).toEqual(["sessionId", "event.input"]);
   });
 
+  it("a body that is not valid UTF-8 is 400, not stored with replacement characters", async () => {
+    for (const type of ["application/json", "text/plain"]) {
+      const body = Buffer.concat([
+        Buffer.from('{"requestId":"utf8-bad","threadId":"t","message":"caf'),
+        Buffer.from([0xe9, 0x22, 0x7d]),
+      ]);
+      const res = await fetch(new URL("/v1/chat", s.url), {
+        method: "POST",
+        headers: { "content-type": type },
+        body,
+      });
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as { error: { code: string; message: string } };
+      expect(json.error.code).toBe("invalid_input");
+      expect(json.error.message).toMatch(/UTF-8/);
+    }
+    const good = await s.request("POST", "/v1/chat", {
+      requestId: "utf8-bad",
+      threadId: "t",
+      message: "café",
+    });
+    expect(good.status).toBe(200);
+    expect(good.json.requestId).toBe("utf8-bad");
+  });
+
   it("a badly percent-encoded path is 400 in the error shape", async () => {
     expectError(await s.request("GET", "/v1/traces/%F0%F0%F0"), 400, "invalid_input");
     expectError(await s.request("GET", "/v1/threads/%E0%A4%A/memento"), 400, "invalid_input");
