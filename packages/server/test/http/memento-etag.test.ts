@@ -40,6 +40,28 @@ describe("If-Match compares memento ETags strongly: character by character", () 
   });
 });
 
+describe("PUT /v1/threads/:threadId/memento without If-Match", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ backend: "sqlite-memory" });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it("is 428 whatever the body holds (api.md §3: 428 without If-Match)", async () => {
+    for (const body of [{}, { arc: "only an arc" }, []]) {
+      const put = await s.request("PUT", "/v1/threads/no-cond/memento", body);
+      expect(put.status, JSON.stringify(body)).toBe(428);
+      expect(put.json.error.code).toBe("precondition_required");
+    }
+    // With the condition, the same bodies are 400 naming the bad fields.
+    const withTag = await s.request("PUT", "/v1/threads/no-cond/memento", {}, { "if-match": '"v1"' });
+    expect(withTag.status).toBe(400);
+    expect(withTag.json.error.details.length).toBeGreaterThan(0);
+  });
+});
+
 describe("If-Match: * (or a list of tags) holds for whichever version is current when the write lands", () => {
   let s: TestServer;
   let store: SqlSolStore;

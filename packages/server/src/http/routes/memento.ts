@@ -45,6 +45,18 @@ function noCurrentVersion(threadId: string): SolError {
   return new SolError("not_found", `No memento for thread ${threadId}; create it with If-None-Match: *.`);
 }
 
+/** True when a PUT carries the condition a memento write needs: If-Match, or If-None-Match: * to create. */
+function hasWriteCondition(ifMatch: unknown, ifNoneMatch: unknown): boolean {
+  return (typeof ifMatch === "string" && ifMatch.length > 0) || ifNoneMatch === "*";
+}
+
+function preconditionRequired(): SolError {
+  return new SolError(
+    "precondition_required",
+    "Send If-Match with the memento's ETag (or If-None-Match: * to create).",
+  );
+}
+
 const ETAG = { ETag: "The memento's version; send it back in If-Match to update it." } as const;
 const IF_NONE_MATCH = z.string().optional().describe("An ETag the client holds (304 when still current).");
 
@@ -76,6 +88,12 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
     "/v1/threads/:threadId/memento",
     {
       config: { responseHeaders: { 200: ETAG } },
+      // api.md §3: a PUT without If-Match is 428 whatever its body holds, so the missing condition is
+      // named before the body is validated (a body that is not JSON at all is still a 400).
+      preValidation: async (req) => {
+        if (!hasWriteCondition(req.headers["if-match"], req.headers["if-none-match"]))
+          throw preconditionRequired();
+      },
       schema: {
         params: Params,
         headers: z.looseObject({
@@ -121,10 +139,7 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
       } else if (ifNoneMatch === "*") {
         expected = null;
       } else {
-        throw new SolError(
-          "precondition_required",
-          "Send If-Match with the memento's ETag (or If-None-Match: * to create).",
-        );
+        throw preconditionRequired();
       }
       const now = new Date().toISOString();
       let result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
