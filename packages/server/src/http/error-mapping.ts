@@ -41,6 +41,8 @@ export interface OpenAiErrorBody {
     readonly type: string;
     readonly param: string | null;
     readonly code: string | null;
+    /** api.md §2's `details` when they list bad fields (a 400), beside OpenAI's own fields. */
+    readonly details?: unknown;
   };
 }
 
@@ -191,7 +193,7 @@ export function mapErrorToOpenAi(error: unknown): MappedError<OpenAiErrorBody> {
   const mapped = mapErrorToHttp(error);
   const { code, message, details } = mapped.body.error;
   const param = openAiParam(details);
-  // OpenAI bodies carry no details, so name the first bad field and why in the message itself.
+  // OpenAI clients show the message: name the first bad field and why in it too.
   const first = (Array.isArray(details) ? details[0] : undefined) as { message?: unknown } | undefined;
   const why = code === "invalid_input" && param && typeof first?.message === "string" ? first.message : null;
   const headers: Record<string, string> = { ...mapped.headers };
@@ -210,6 +212,9 @@ export function mapErrorToOpenAi(error: unknown): MappedError<OpenAiErrorBody> {
         type: openAiErrorType(mapped.status),
         param,
         code,
+        // OpenAI names one field (`param`); api.md §2 names each bad field of a 400. Clients ignore
+        // extra keys. Other details (retry hints, upstream status) stay out of OpenAI's shape.
+        ...(Array.isArray(details) ? { details } : {}),
       },
     },
     headers,

@@ -183,6 +183,8 @@ export const OpenAiError = z.object({
     type: z.string(),
     param: z.string().nullable(),
     code: z.string().nullable(),
+    /** api.md §2: each bad field of a 400 (`{ path, message }`), beside OpenAI's `param`. */
+    details: z.array(z.unknown()).optional(),
   }),
 });
 

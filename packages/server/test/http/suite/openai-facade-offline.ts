@@ -295,6 +295,22 @@ export function openAiFacadeOfflineSuite(backend: Backend): void {
       expect(other.json.error.type).toBeUndefined();
     });
 
+    it("a 400 names each bad field in details (api.md §2) beside OpenAI's param", async () => {
+      const res = await srv.request("POST", "/v1/chat/completions", {
+        model: 5,
+        messages: [],
+        temperature: 9,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({
+        type: "invalid_request_error",
+        code: "invalid_input",
+        param: "model",
+      });
+      const paths = (res.json.error.details as { path: string }[]).map((d) => d.path);
+      expect(paths).toEqual(expect.arrayContaining(["model", "messages", "temperature"]));
+    });
+
     it("answers URLs the router refuses under the facade's paths in OpenAI's error shape", async () => {
       for (const [method, path] of [
         ["GET", "/v1/models/%E0%A4%A"],
