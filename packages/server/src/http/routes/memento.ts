@@ -67,6 +67,9 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
     "/v1/threads/:threadId/memento",
     {
       config: { responseHeaders: { 200: ETAG, 304: ETAG } },
+      // A 304 has no content, so it must not carry the Content-Length of the serialized null
+      // (RFC 9110 §8.6: only the length a 200 would have had). No payload: no Content-Length.
+      onSend: async (_req, reply, payload) => (reply.statusCode === 304 ? null : payload),
       schema: {
         params: Params,
         headers: z.looseObject({ "if-none-match": IF_NONE_MATCH }),
