@@ -1,4 +1,4 @@
-import { PacketInput, type Result, type WindowMessage } from "@solserver/core";
+import { clipText, PacketInput, type Result, type WindowMessage } from "@solserver/core";
 import { toolCallText } from "../../orchestrator/tool-calls.js";
 import type { TurnOutcome } from "../../orchestrator/turn-service.js";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
@@ -184,7 +184,7 @@ export function toFacadeTurn(
   const overflow = userText.length <= MAX_TURN_CHARS && joined.length > MAX_TURN_CHARS;
   if (overflow && !structured) return turnTooLong(joined.length, trailingIndexes.at(-1) ?? lastUser);
   // With tools the provider gets the calls and results whole (turnTail); the stored text is only a record.
-  const message = overflow ? clip(joined, MAX_TURN_CHARS) : joined;
+  const message = overflow ? clipText(joined, MAX_TURN_CHARS) : joined;
   const tail = structured && trailing.length > 0 ? { turnTail: trailing, promptUserMessage: userText } : {};
   const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const packet = PacketInput.safeParse({
@@ -226,14 +226,6 @@ export function toFacadeTurn(
 
 /** PacketInput's limit on `message`: the user's text plus the messages after it, as stored. */
 const MAX_TURN_CHARS = 20_000;
-
-/** `text` cut to at most `max` characters with an ellipsis, never between a surrogate pair. */
-function clip(text: string, max: number): string {
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
-}
 
 /** The 400 for tool results (sent without `tools`) that make the turn's text longer than a message may be. */
 function turnTooLong(length: number, index: number): Result<FacadeTurn> {
