@@ -58,7 +58,14 @@ describe("GET /v1/tasks answers in bounded pages", () => {
   });
 
   it("refuses a limit above the page bound or below 1 with 400", async () => {
-    for (const query of [`limit=${TASK_PAGE_LIMIT + 1}`, "limit=0", "limit=x", "after="]) {
+    for (const query of [
+      `limit=${TASK_PAGE_LIMIT + 1}`,
+      "limit=0",
+      "limit=x",
+      "after=",
+      "limit=",
+      "limit=0x10",
+    ]) {
       const reply = await s.request("GET", `/v1/tasks?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.json.error.code).toBe("invalid_input");

@@ -58,7 +58,8 @@ describe("GET /v1/traces/:traceRunId answers in bounded pages", () => {
   });
 
   it("refuses a limit above the page bound or below 1 with 400", async () => {
-    for (const query of [`limit=${TRACE_PAGE_LIMIT + 1}`, "limit=0", "afterSeq=-1", "afterSeq=x"]) {
+    const odd = ["afterSeq=", "afterSeq=0x10", "afterSeq=1e2", "afterSeq=%205", "limit=", "limit=2.5"];
+    for (const query of [`limit=${TRACE_PAGE_LIMIT + 1}`, "limit=0", "afterSeq=-1", "afterSeq=x", ...odd]) {
       const reply = await s.request("GET", `/v1/traces/cra_long?${query}`);
       expect(reply.status, query).toBe(400);
       expect(reply.json.error.code).toBe("invalid_input");

@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AgencyService } from "../../agency/index.js";
 import type { AppDeps } from "../app-deps.js";
+import { queryInt } from "../query-int.js";
 
 const Decision = z.object({ decision: z.string() }).loose();
 const ThoughtIntakeReply = z.object({ thought: Thought, decision: Decision, task: Task.optional() });
@@ -65,7 +66,7 @@ export function registerAgencyRoutes(app: FastifyInstance, deps: AppDeps, agency
     {
       schema: {
         summary: "The thought history, most recent last",
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }),
+        querystring: z.object({ limit: queryInt(1, 500).default(50) }),
         response: { 200: ThoughtListReply, 400: ErrorBody },
       },
     },

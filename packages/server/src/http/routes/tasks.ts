@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AgencyService } from "../../agency/index.js";
+import { queryInt } from "../query-int.js";
 
 /**
  * Most tasks one `GET /v1/tasks` answers with (and its default `limit`). Tasks are never deleted, so
@@ -39,7 +40,7 @@ export function registerTaskRoutes(app: FastifyInstance, agency: AgencyService):
           status: z
             .union([z.literal(""), StatusList, z.array(StatusList).min(1).max(TaskStatus.options.length)])
             .optional(),
-          limit: z.coerce.number().int().min(1).max(TASK_PAGE_LIMIT).default(TASK_PAGE_LIMIT),
+          limit: queryInt(1, TASK_PAGE_LIMIT).default(TASK_PAGE_LIMIT),
           // The `nextAfter` of the previous page: the list goes on after that task.
           after: z.string().min(1).max(128).optional(),
         }),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { AppDeps } from "../app-deps.js";
+import { queryInt } from "../query-int.js";
 
 /**
  * Most events one `GET /v1/traces/:traceRunId` answers with (and its default `limit`). A turn's run
@@ -18,8 +19,8 @@ const TraceRun = z.object({
 });
 
 const TracePageQuery = z.object({
-  afterSeq: z.coerce.number().int().min(0).optional(),
-  limit: z.coerce.number().int().min(1).max(TRACE_PAGE_LIMIT).default(TRACE_PAGE_LIMIT),
+  afterSeq: queryInt(0, Number.MAX_SAFE_INTEGER).optional(),
+  limit: queryInt(1, TRACE_PAGE_LIMIT).default(TRACE_PAGE_LIMIT),
 });
 
 /**
