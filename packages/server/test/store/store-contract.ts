@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { actionContract } from "./contract/actions.js";
+import { agencyAddTaskContract } from "./contract/agency-add-task.js";
 import { agencyTaskContract } from "./contract/agency-tasks.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
@@ -33,6 +34,7 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     actionContract(harness, options);
     checkpointSessionContract(harness, options);
     agencyTaskContract(harness);
+    agencyAddTaskContract(harness);
     jsonKeyOrderContract(harness);
     unstorableKeyContract(harness);
   });

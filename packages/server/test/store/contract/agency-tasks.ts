@@ -1,78 +1,17 @@
 import {
-  buildNewTask,
   finalizeNewTask,
-  type IdGenerator,
   isSolError,
   PROPAGATED_META_KEYS,
   REBUILT_META_KEYS,
   STUCK_TIMEOUT_MS,
-  type Task,
 } from "@solserver/core";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { describe, expect, it, vi } from "vitest";
-import {
-  type AgencyStore,
-  createAgencyStore,
-  type SqlSolStore,
-  type TaskStoreOptions,
-} from "../../../src/store/index.js";
-import { isThreadedStore } from "../../../src/store/worker/open-threaded.js";
+import { A, B, counterIds, NOW, newTask, open, rejection, withRawMetadata } from "./agency-task-fixtures.js";
 import type { Harness } from "./harness.js";
 
-const A = "tenant-a";
-const B = "tenant-b";
-const NOW = Date.parse("2025-03-01T10:00:00.000Z");
-
-function counterIds(): IdGenerator {
-  let n = 0;
-  return (prefix) => `${prefix}-${++n}`;
-}
-
-/** A task built the way the converter builds one (buildNewTask), optionally finalized. */
-function newTask(
-  ids: IdGenerator,
-  options: { goalKey?: string; finalize?: boolean; nowMs?: number; metadata?: Record<string, unknown> } = {},
-): Task {
-  const nowMs = options.nowMs ?? NOW;
-  const built = buildNewTask(
-    {
-      type: "gathering",
-      title: "Collect 8 oak log",
-      parameters: { action: "collect", target: "oak_log", amount: 8 },
-      metadata: { goalKey: options.goalKey ?? "collect:oak_log", ...options.metadata },
-    },
-    { nowMs, ids },
-  );
-  if (!built.ok) throw new Error(JSON.stringify(built.issues));
-  return options.finalize === false
-    ? built.value
-    : finalizeNewTask(built.value, { kind: "thought", thoughtId: "th-1", source: "test" }, { nowMs });
-}
-
-/** The same task with extra metadata keys smuggled past the type (as JavaScript callers can). */
-function withRawMetadata(task: Task, extra: Record<string, unknown>): Task {
-  return { ...task, metadata: { ...task.metadata, ...extra } } as Task;
-}
-
-async function open(
-  harness: Harness,
-  options: TaskStoreOptions = {},
-): Promise<AgencyStore & { readonly sql: SqlSolStore }> {
-  const store = await harness.open();
-  // A store on its own thread brings its agency store (calls cross threads); a warn hook cannot.
-  if (isThreadedStore(store) && Object.keys(options).length === 0) return { ...store.agency, sql: store };
-  return { ...createAgencyStore(store, { warn: () => {}, ...options }), sql: store };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => "resolved",
-    (error: unknown) => error,
-  );
-}
-
-/** The agency task store and thought history: projection, origin, goalKey, strict finalize. */
+/** The agency task store: projection, origin, goalKey, strict finalize, claims and goal holders. */
 export function agencyTaskContract(harness: Harness): void {
   describe("agency task store", () => {
     it("stores and reads back a finalized task, oldest first, by status and goalKey", async () => {
@@ -275,61 +214,6 @@ export function agencyTaskContract(harness: Harness): void {
       });
     }
 
-    it("addTask drops empty-string goalKey (never reaches task.metadata)", async () => {
-      const { tasks } = await open(harness);
-      const task = await tasks.addTask(
-        A,
-        { type: "gathering", title: "Collect oak", metadata: { goalKey: "" } },
-        { nowMs: NOW, allowUnfinalized: true },
-      );
-      expect(task.metadata).not.toHaveProperty("goalKey");
-      expect((await tasks.get(A, task.id))?.metadata).not.toHaveProperty("goalKey");
-      expect(await tasks.findByGoalKey(A, "")).toEqual([]);
-    });
-
-    it("addTask rebuilds metadata from scratch: rebuilt keys set, only allowlisted keys kept, no origin", async () => {
-      const warnings: string[] = [];
-      const { tasks } = await open(harness, { warn: (m) => warnings.push(m) });
-      const task = await tasks.addTask(
-        A,
-        {
-          type: "gathering",
-          title: "Collect 8 oak log",
-          parameters: { action: "collect", target: "oak_log", amount: 8 },
-          metadata: {
-            goalKey: "collect:oak_log",
-            createdAt: 1,
-            retryCount: 7,
-            secretFlag: true,
-            origin: { kind: "api", stampedAtMs: 1 },
-          },
-        },
-        { nowMs: NOW, taskId: "task-chosen", allowUnfinalized: true },
-      );
-      expect(task.id).toBe("task-chosen");
-      expect(task.status).toBe("pending");
-      expect(task.metadata).toMatchObject({ goalKey: "collect:oak_log", createdAt: NOW, retryCount: 0 });
-      expect(Object.keys(task.metadata).sort()).toEqual(["goalKey", ...REBUILT_META_KEYS].sort());
-      expect(await tasks.get(A, task.id)).toEqual(task);
-      expect(warnings.filter((w) => w.includes('"secretFlag"'))).toHaveLength(1);
-      // Two adds get two fresh ids when none is given.
-      const [one, two] = await Promise.all([
-        tasks.addTask(A, { type: "explore", title: "Look around" }, { allowUnfinalized: true }),
-        tasks.addTask(A, { type: "explore", title: "Look around" }, { allowUnfinalized: true }),
-      ]);
-      expect(one?.id).not.toBe(two?.id);
-      expect(await tasks.count(A)).toBe(3);
-    });
-
-    it("addTask refuses invalid data with invalid_input and stores nothing", async () => {
-      const { tasks } = await open(harness);
-      const missingTitle = await rejection(tasks.addTask(A, { type: "gathering" }, { nowMs: NOW }));
-      expect(isSolError(missingTitle) && missingTitle.code).toBe("invalid_input");
-      const badId = await rejection(tasks.addTask(A, { type: "x", title: "y" }, { taskId: "" }));
-      expect(isSolError(badId) && badId.code).toBe("invalid_input");
-      expect(await tasks.count(A)).toBe(0);
-    });
-
     it("compare-and-set: of two concurrent claims of one pending task exactly one wins", async () => {
       const { tasks } = await open(harness);
       const task = newTask(counterIds());
@@ -427,38 +311,6 @@ export function agencyTaskContract(harness: Harness): void {
         ),
         { numRuns: 30 },
       );
-    });
-  });
-
-  describe("thought history", () => {
-    it("appends thoughts, returns the most recent oldest first, scoped by tenant", async () => {
-      const { thoughts } = await open(harness);
-      for (let i = 1; i <= 4; i++) {
-        await thoughts.append(A, {
-          thought: {
-            id: `th-${i}`,
-            text: `thought ${i}`,
-            source: "llm",
-            novelty: i === 3 ? "low" : "high",
-            ...(i === 3 ? { convertEligible: false } : {}),
-            tags: ["llm"],
-            metadata: i === 2 ? { goalKey: "explore:nearby" } : {},
-            createdAtMs: NOW + i,
-          },
-          broadcast: i !== 3,
-          ...(i === 2 ? { decision: "created", taskId: "task-9" } : {}),
-        });
-      }
-      const recent = await thoughts.listRecent(A, 3);
-      expect(recent.map((e) => e.thought.id)).toEqual(["th-2", "th-3", "th-4"]);
-      expect(recent[0]).toMatchObject({ decision: "created", taskId: "task-9", broadcast: true });
-      expect(recent[1]).toMatchObject({
-        broadcast: false,
-        thought: { novelty: "low", convertEligible: false },
-      });
-      expect(await thoughts.count(A)).toBe(4);
-      expect(await thoughts.listRecent(B, 10)).toEqual([]);
-      expect(await thoughts.listRecent(A, 0)).toEqual([]);
     });
   });
 }
