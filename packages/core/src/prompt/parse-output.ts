@@ -1,3 +1,4 @@
+import { cutText } from "../checkpoints/text/clip.js";
 import {
   EnvelopeActionNeeded,
   EnvelopeAffectSignal,
@@ -26,7 +27,8 @@ const MAX_CANDIDATES = 16;
  * Parses a model reply into output envelope v1. Tolerated without a violation: surrounding whitespace,
  * a code fence, leading or trailing prose (the first balanced JSON object that is a valid envelope is
  * used). An object with a string assistant_text but other faults keeps that text and the valid meta
- * parts, cutting a part that only runs over a length limit to fit (violation). Anything else becomes plain-text assistant_text (violation).
+ * parts, cutting a part that only runs over a length limit to fit (violation). Anything else becomes
+ * plain-text assistant_text (violation).
  */
 export function parseModelOutput(text: string): ParsedModelOutput {
   const trimmed = text.trim();
@@ -151,15 +153,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Cuts a string to `max` UTF-16 units without splitting a surrogate pair; other values unchanged. */
-function clipText(value: unknown, max: number): unknown {
-  if (typeof value !== "string" || value.length <= max) return value;
-  const code = value.charCodeAt(max - 1);
-  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+/** A string cut to `max` UTF-16 units (never through a surrogate pair); other values unchanged. */
+function cutString(value: unknown, max: number): unknown {
+  return typeof value === "string" ? cutText(value, max) : value;
 }
 
 function clipList(value: unknown, maxItems: number, maxChars: number): unknown {
-  return Array.isArray(value) ? value.slice(0, maxItems).map((item) => clipText(item, maxChars)) : value;
+  return Array.isArray(value) ? value.slice(0, maxItems).map((item) => cutString(item, maxChars)) : value;
 }
 
 /** The record with the named string fields cut to their limits (only fields it has). */
@@ -167,7 +167,7 @@ function clipFields(value: unknown, limits: Readonly<Record<string, number>>): u
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = { ...value };
   for (const [key, max] of Object.entries(limits)) {
-    if (key in out) out[key] = clipText(out[key], max);
+    if (key in out) out[key] = cutString(out[key], max);
   }
   return out;
 }
@@ -175,7 +175,7 @@ function clipFields(value: unknown, limits: Readonly<Record<string, number>>): u
 function withinShapeLimits(value: unknown): unknown {
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = { ...value };
-  if ("arc" in out) out.arc = clipText(out.arc, SHAPE_ITEM_CHARS);
+  if ("arc" in out) out.arc = cutString(out.arc, SHAPE_ITEM_CHARS);
   for (const key of ["active", "parked", "decisions", "next"] as const) {
     if (key in out) out[key] = clipList(out[key], SHAPE_LIST_ITEMS, SHAPE_ITEM_CHARS);
   }

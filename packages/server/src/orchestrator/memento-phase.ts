@@ -70,27 +70,17 @@ export function planMemento(args: {
   // client's view wins) that differs from the stored one is a change even when this turn added
   // nothing to it; otherwise the stored memento would stay and be the one the response shows.
   const storedMemento = args.stored?.memento ?? null;
-  const changes =
+  const { shapeChanged, phaseChanged, intensityChanged, signalsChanged } =
     storedMemento !== null && storedMemento !== args.baseline
       ? mementoChanges(storedMemento, next.value.memento)
       : next.value;
+  const changes = { shapeChanged, phaseChanged, intensityChanged, signalsChanged };
   const persist = shouldPersistMemento({
     hasPersisted: args.stored !== null,
-    phaseChanged: changes.phaseChanged,
-    intensityChanged: changes.intensityChanged,
-    shapeChanged: changes.shapeChanged,
-    signalsChanged: changes.signalsChanged,
+    ...changes,
     turnsSincePersist: args.stored?.turnsSincePersist ?? 0,
   });
-  return {
-    memento: next.value.memento,
-    persist,
-    shapeChanged: changes.shapeChanged,
-    phaseChanged: changes.phaseChanged,
-    intensityChanged: changes.intensityChanged,
-    signalsChanged: changes.signalsChanged,
-    summaryFrozen: next.value.summaryFrozen,
-  };
+  return { memento: next.value.memento, persist, ...changes, summaryFrozen: next.value.summaryFrozen };
 }
 
 /** Records a plan (null: thread context off) as the turn's memento_update trace event. */

@@ -8,14 +8,12 @@ import type { CheckpointConfirmationRequest } from "./types.js";
 // Previews larger than this are replaced by a note: the chip shows them, the trace stores them.
 const MAX_PREVIEW_JSON = 2_000;
 
-const clip = clipText;
-
 function targetOf(params: Record<string, unknown> | undefined): string | undefined {
   if (!params) return undefined;
   for (const key of ["target", "id", "name", "path", "user", "resource"]) {
     const value = params[key];
     if ((typeof value === "string" && value.trim() !== "") || typeof value === "number") {
-      return clip(String(value), 80);
+      return clipText(String(value), 80);
     }
   }
   return undefined;
@@ -35,14 +33,14 @@ export function confirmationFor(
         ? action.params
         : { note: "parameters too large to preview" };
   return {
-    action_label: clip(`Confirm ${action.type}`, 80),
-    action_kind: clip(action.type, 64),
+    action_label: clipText(`Confirm ${action.type}`, 80),
+    action_kind: clipText(action.type, 64),
     action_summary_bullets: [
-      clip(`Run ${action.type}${target ? ` on ${target}` : ""}`, 200),
-      clip(`Risk tier: ${riskTier}`, 200),
+      clipText(`Run ${action.type}${target ? ` on ${target}` : ""}`, 200),
+      clipText(`Risk tier: ${riskTier}`, 200),
     ],
     ...(target ? { action_target: target } : {}),
-    action_why: clip(why, 200),
+    action_why: clipText(why, 200),
     ...(preview ? { action_payload_preview: preview } : {}),
   };
 }
