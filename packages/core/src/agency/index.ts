@@ -13,7 +13,6 @@ export * from "./task.js";
 export * from "./task-factory.js";
 export * from "./task-liveness.js";
 export * from "./task-metadata.js";
-export * from "./task-store-port.js";
 export * from "./text-steps.js";
 export * from "./thought.js";
 export * from "./thought-builders.js";

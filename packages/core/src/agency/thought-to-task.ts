@@ -68,7 +68,7 @@ export type ConversionDecision =
 export type ConversionDecisionKind = ConversionDecision["decision"];
 
 export interface ConvertOptions {
-  /** Current open and recent tasks (the server reads them from its TaskStorePort). */
+  /** Current open and recent tasks (the server reads them from its TaskStore). */
   readonly tasks: readonly Task[];
   readonly nowMs: number;
   /**

@@ -1,4 +1,53 @@
-export * from "./action-executor.js";
-export * from "./clock.js";
-export * from "./llm-provider.js";
-export * from "./stores.js";
+export type { ActionExecutionContext, ActionExecutor, ExecutionSignal } from "./action-executor.js";
+export type {
+  ActionExecutionRecord,
+  ActionPatch,
+  ActionSource,
+  ActionStore,
+  ExecutionOutcome,
+  NewAction,
+  StoredAction,
+  StoredActionExpectation,
+} from "./action-store.js";
+export type { AgencyStore } from "./agency-store.js";
+export type { CalendarEventRecord, CalendarStore } from "./calendar-store.js";
+export type {
+  CheckpointSessionStore,
+  CheckpointSessionWrite,
+  CheckpointSessionWriteResult,
+  StoredCheckpointSession,
+} from "./checkpoint-session-store.js";
+export { type Clock, createManualClock, type IdGenerator } from "./clock.js";
+export type {
+  AbortSignalLike,
+  LlmCallPurpose,
+  LlmMessage,
+  LlmProvider,
+  LlmRequest,
+  LlmRequestHints,
+  LlmResponse,
+  LlmRole,
+  LlmStreamChunk,
+  LlmUsage,
+} from "./llm-provider.js";
+export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export type {
+  MessageStore,
+  StoredMessage,
+  ThreadStats,
+  TurnDrift,
+  TurnStatsUpdate,
+} from "./message-store.js";
+export type { ReminderRecord, ReminderStore } from "./reminder-store.js";
+export type { ResponseStore, StoredResponse } from "./response-store.js";
+export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js";
+export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
+export type { TenantId } from "./tenant.js";
+export type { ThoughtEntry, ThoughtStore } from "./thought-store.js";
+export type { TracePage, TraceStore } from "./trace-store.js";
+export type {
+  ClaimTransmissionInput,
+  ClaimTransmissionResult,
+  TransmissionRecord,
+  TransmissionStore,
+} from "./transmission-store.js";

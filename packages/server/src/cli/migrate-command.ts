@@ -1,6 +1,6 @@
 import { loadConfig, readConfigFile } from "../config/index.js";
+import { redact } from "../store/drivers/store-url.js";
 import { MIGRATIONS, migrateStore } from "../store/index.js";
-import { redact } from "../store/store-url.js";
 
 /** `sol migrate`: applies pending store migrations, says which, and exits. */
 export async function runMigrate(flags: { db?: string; config?: string }): Promise<void> {

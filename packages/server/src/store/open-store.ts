@@ -1,20 +1,28 @@
-import { type Clock, SolError, type SolStore } from "@solserver/core";
+import {
+  type ActionStore,
+  type CalendarStore,
+  type CheckpointSessionStore,
+  type Clock,
+  type ReminderStore,
+  SolError,
+  type SolStore,
+} from "@solserver/core";
 import { type Kysely, sql } from "kysely";
-import { type ActionStore, createActionStore } from "./action-store.js";
-import { type CalendarStore, createCalendarStore } from "./calendar-store.js";
-import { type CheckpointSessionStore, createCheckpointSessionStore } from "./checkpoint-session-store.js";
-import { commitTurn } from "./commit-turn.js";
-import { type Connection, connect } from "./connect.js";
-import type { StoreContext } from "./context.js";
-import { createMementoStore } from "./memento-store.js";
-import { createMessageStore } from "./message-store.js";
-import { type MigrateOptions, runMigrations } from "./migrate.js";
-import { createReminderStore, type ReminderStore } from "./reminder-store.js";
-import { createResponseStore } from "./response-store.js";
-import type { StoreDatabase } from "./schema.js";
-import { requireStoreLocation } from "./store-url.js";
-import { createTraceStore } from "./trace-store.js";
-import { createTransmissionStore } from "./transmission-store.js";
+import { type Connection, connect } from "./drivers/connect.js";
+import { requireStoreLocation } from "./drivers/store-url.js";
+import { type MigrateOptions, runMigrations } from "./migrations/migrate.js";
+import { createActionStore } from "./repos/action-store.js";
+import { createCalendarStore } from "./repos/calendar-store.js";
+import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.js";
+import { commitTurn } from "./repos/commit-turn.js";
+import { createMementoStore } from "./repos/memento-store.js";
+import { createMessageStore } from "./repos/message-store.js";
+import { createReminderStore } from "./repos/reminder-store.js";
+import { createResponseStore } from "./repos/response-store.js";
+import { createTraceStore } from "./repos/trace-store.js";
+import { createTransmissionStore } from "./repos/transmission-store.js";
+import type { StoreContext } from "./sql/context.js";
+import type { StoreDatabase } from "./sql/schema.js";
 
 /** Options of {@link openStore}. */
 export interface OpenStoreOptions {

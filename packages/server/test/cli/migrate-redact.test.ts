@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { redact } from "../../src/store/store-url.js";
+import { redact } from "../../src/store/drivers/store-url.js";
 import { ensureServerBuilt, runCli } from "../support/built-cli.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
 

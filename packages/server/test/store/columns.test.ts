@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeJson } from "../../src/store/columns.js";
+import { encodeJson } from "../../src/store/sql/columns.js";
 
 const LONE_SURROGATE = /\p{Cs}/u;
 

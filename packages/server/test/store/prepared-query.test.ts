@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type OpenStoreOptions, openStore, type SqlSolStore } from "../../src/store/index.js";
-import { preparedQuery } from "../../src/store/prepared-query.js";
+import { preparedQuery } from "../../src/store/sql/prepared-query.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
 
 const selectByThread = preparedQuery((db, tenantId: string, threadId: string, limit: number) =>

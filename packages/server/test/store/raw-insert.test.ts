@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { multiRowInsertSql } from "../../src/store/raw-insert.js";
+import { multiRowInsertSql } from "../../src/store/sql/raw-insert.js";
 
 describe("multiRowInsertSql", () => {
   it("numbers PostgreSQL placeholders across rows and uses ? for SQLite", () => {

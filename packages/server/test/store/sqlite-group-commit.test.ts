@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { Kysely, sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LockingSqliteDialect } from "../../src/store/sqlite-driver.js";
+import { LockingSqliteDialect } from "../../src/store/drivers/sqlite/sqlite-driver.js";
 
 interface TestDb {
   parents: { id: number };

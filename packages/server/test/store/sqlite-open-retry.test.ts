@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { retryWhileBusy } from "../../src/store/drivers/sqlite/sqlite-retry.js";
 import type { SqlSolStore } from "../../src/store/index.js";
-import { retryWhileBusy } from "../../src/store/sqlite-retry.js";
 import { openWorkerStore } from "../../src/store/worker/open-worker-store.js";
 import { claimInput, turnInput } from "./support/samples.js";
 

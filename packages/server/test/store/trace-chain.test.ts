@@ -2,8 +2,8 @@ import type { TraceEventDraft } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, hashTraceEvent, verifyTraceChain } from "../../src/store/index.js";
-import { canonicalEventJson } from "../../src/store/trace-hash.js";
-import { chainDrafts } from "../../src/store/trace-store.js";
+import { canonicalEventJson } from "../../src/store/repos/trace-hash.js";
+import { chainDrafts } from "../../src/store/repos/trace-store.js";
 
 const text = fc.string({ unit: "grapheme", maxLength: 12 });
 const metadata = fc.dictionary(

@@ -1,5 +1,5 @@
 import type { CreateTableBuilder, Kysely } from "kysely";
-import type { StoreDialect } from "../schema.js";
+import type { StoreDialect } from "../sql/schema.js";
 
 /**
  * One forward-only schema step. Released migrations are never edited: a change is a new version.

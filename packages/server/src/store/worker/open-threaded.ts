@@ -1,6 +1,6 @@
 import { SolError } from "@solserver/core";
+import { requireStoreLocation } from "../drivers/store-url.js";
 import { openStore, type SqlSolStore } from "../open-store.js";
-import { requireStoreLocation } from "../store-url.js";
 import {
   openWorkerStore,
   storeThreadAvailable,

@@ -3,14 +3,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { type Clock, SolError } from "@solserver/core";
 import type { Kysely } from "kysely";
-import type { AgencyStore } from "../agency-store.js";
-import { connectSqlite } from "../connect.js";
-import type { MigrateOptions } from "../migrate.js";
-import { runMigrations } from "../migrate.js";
+import { connectSqlite } from "../drivers/sqlite/connect-sqlite.js";
+import { requireStoreLocation } from "../drivers/store-url.js";
+import type { MigrateOptions } from "../migrations/migrate.js";
+import { runMigrations } from "../migrations/migrate.js";
 import type { SqlSolStore } from "../open-store.js";
-import type { StoreDatabase } from "../schema.js";
-import { requireStoreLocation } from "../store-url.js";
-import type { TaskStoreOptions } from "../task-store.js";
+import type { SqlAgencyStore as AgencyStore } from "../repos/agency-store.js";
+import type { TaskStoreOptions } from "../repos/task-store.js";
+import type { StoreDatabase } from "../sql/schema.js";
 import {
   batchPerTick,
   decodeError,

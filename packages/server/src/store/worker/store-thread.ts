@@ -3,9 +3,9 @@
 // beside the request path instead of on it.
 import { parentPort, workerData } from "node:worker_threads";
 import { SolError } from "@solserver/core";
-import { createAgencyStore } from "../agency-store.js";
 import { openStore, type SqlSolStore } from "../open-store.js";
-import type { TaskStoreOptions } from "../task-store.js";
+import { createAgencyStore } from "../repos/agency-store.js";
+import type { TaskStoreOptions } from "../repos/task-store.js";
 import {
   batchPerTick,
   encodeError,

@@ -1,8 +1,8 @@
 import type { ChatResponse, ResponseStore, TenantId } from "@solserver/core";
-import { decodeJson, encodeJson, isStorableKey } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { insertRowsRaw } from "./raw-insert.js";
-import type { ResponsesTable } from "./schema.js";
+import { decodeJson, encodeJson, isStorableKey } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { insertRowsRaw } from "../sql/raw-insert.js";
+import type { ResponsesTable } from "../sql/schema.js";
 
 const RESPONSE_COLUMNS = [
   "tenant_id",

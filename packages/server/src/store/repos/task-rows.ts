@@ -1,7 +1,7 @@
 import { SolError, Task, type TaskOrigin } from "@solserver/core";
 import type { Insertable, Selectable } from "kysely";
-import { assertStorableText, decodeJson, encodeJson } from "./columns.js";
-import type { StoreDialect, TasksTable } from "./schema.js";
+import { assertStorableText, decodeJson, encodeJson } from "../sql/columns.js";
+import type { StoreDialect, TasksTable } from "../sql/schema.js";
 
 /** The columns a task row is written with (everything but the surrogate key). */
 export type TaskRowValues = Omit<Insertable<TasksTable>, "id">;

@@ -1,5 +1,5 @@
 import type { TraceEvent } from "@solserver/core";
-import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { canonicalJson, sha256Hex } from "../canonical-json.js";
 
 /** prevHash of the first event of every run. */
 export const GENESIS_HASH = "0".repeat(64);

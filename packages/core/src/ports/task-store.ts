@@ -1,5 +1,5 @@
-import type { TenantId } from "../ports/stores.js";
-import type { Task, TaskStatus } from "./task.js";
+import type { Task, TaskStatus } from "../agency/task.js";
+import type { TenantId } from "./tenant.js";
 
 /** One page of a task list: the tasks after `afterTaskId` in list order, at most `limit`. */
 export interface TaskPage {
@@ -17,7 +17,7 @@ export interface AddTaskOptions {
  * another tenant's tasks are invisible. Implementations should call `strictFinalizeWarning()`
  * in `add`.
  */
-export interface TaskStorePort {
+export interface TaskStore {
   add(tenantId: TenantId, task: Task, options?: AddTaskOptions): Promise<void>;
   get(tenantId: TenantId, taskId: string): Promise<Task | null>;
   /**

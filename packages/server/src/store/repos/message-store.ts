@@ -5,11 +5,11 @@ import {
   type TurnDrift,
   type TurnStatsUpdate,
 } from "@solserver/core";
-import { assertStorableKeys, assertStorableText, isStorableKey, toNumber } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { preparedQuery } from "./prepared-query.js";
-import { insertRowsRaw } from "./raw-insert.js";
-import type { MessagesTable } from "./schema.js";
+import { assertStorableKeys, assertStorableText, isStorableKey, toNumber } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { preparedQuery } from "../sql/prepared-query.js";
+import { insertRowsRaw } from "../sql/raw-insert.js";
+import type { MessagesTable } from "../sql/schema.js";
 
 const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limit: number) =>
   db

@@ -1,7 +1,13 @@
 import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
-import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, isStorableVersion } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { preparedQuery } from "./prepared-query.js";
+import {
+  assertStorableKeys,
+  decodeJson,
+  encodeJson,
+  isStorableKey,
+  isStorableVersion,
+} from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { preparedQuery } from "../sql/prepared-query.js";
 
 const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
   db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),

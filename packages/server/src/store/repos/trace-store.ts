@@ -1,19 +1,19 @@
 import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserver/core";
 import { SolError } from "@solserver/core";
 import { type Selectable, sql } from "kysely";
-import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { canonicalJson, sha256Hex } from "../canonical-json.js";
 import {
   assertStorableJsonText,
   assertStorableKeys,
   assertStorableText,
   decodeJson,
   isStorableKey,
-} from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { isRetryableConflict, isUniqueViolation } from "./db-errors.js";
-import { preparedQuery } from "./prepared-query.js";
-import { insertRowsRaw } from "./raw-insert.js";
-import type { TraceEventsTable } from "./schema.js";
+} from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { isRetryableConflict, isUniqueViolation } from "../sql/db-errors.js";
+import { preparedQuery } from "../sql/prepared-query.js";
+import { insertRowsRaw } from "../sql/raw-insert.js";
+import type { TraceEventsTable } from "../sql/schema.js";
 import { canonicalEventJson, GENESIS_HASH, servedTraceEvent } from "./trace-hash.js";
 
 /** Appends racing on one run retry this often; the PostgreSQL advisory lock makes a retry rare. */

@@ -1,6 +1,6 @@
 import { SolError } from "@solserver/core";
 import { type Kysely, sql } from "kysely";
-import type { Connection } from "./connect.js";
+import type { Connection } from "../drivers/connect.js";
 import { MIGRATIONS, type Migration } from "./migrations.js";
 
 /** Options of a migration run. */

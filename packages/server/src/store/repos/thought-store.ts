@@ -1,27 +1,10 @@
-import { type TenantId, Thought } from "@solserver/core";
-import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, toNumber } from "./columns.js";
-import type { StoreContext } from "./context.js";
+import type { ThoughtStore } from "@solserver/core";
+import { Thought } from "@solserver/core";
+import { assertStorableKeys, decodeJson, encodeJson, isStorableKey, toNumber } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
 
-/** One recorded thought and what became of it. */
-export interface ThoughtEntry {
-  readonly thought: Thought;
-  /** True when the thought was emitted to the stream (low-novelty ones only sometimes are). */
-  readonly broadcast: boolean;
-  /** The converter's decision kind, when the thought went through it. */
-  readonly decision?: string;
-  readonly taskId?: string;
-}
-
-/** The persistent thought history: every recorded thought, low-novelty ones included. */
-export interface ThoughtHistoryStore {
-  append(tenantId: TenantId, entry: ThoughtEntry): Promise<void>;
-  /** The most recent `limit` entries, oldest first. */
-  listRecent(tenantId: TenantId, limit: number): Promise<ThoughtEntry[]>;
-  count(tenantId: TenantId): Promise<number>;
-}
-
-/** ThoughtHistoryStore over the thoughts table. */
-export function createThoughtStore(ctx: StoreContext): ThoughtHistoryStore {
+/** ThoughtStore over the thoughts table. */
+export function createThoughtStore(ctx: StoreContext): ThoughtStore {
   const { db } = ctx;
   return {
     async append(tenantId, entry) {

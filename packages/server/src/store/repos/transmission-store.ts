@@ -11,12 +11,12 @@ import {
   type TransmissionStore,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableKeys, isStorableKey, toNumber } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
-import { preparedQuery } from "./prepared-query.js";
-import { insertRowsRaw } from "./raw-insert.js";
-import type { DeliveryAttemptsTable, TransmissionsTable } from "./schema.js";
+import { assertStorableKeys, isStorableKey, toNumber } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { isForeignKeyViolation, isUniqueViolation } from "../sql/db-errors.js";
+import { preparedQuery } from "../sql/prepared-query.js";
+import { insertRowsRaw } from "../sql/raw-insert.js";
+import type { DeliveryAttemptsTable, TransmissionsTable } from "../sql/schema.js";
 
 const ATTEMPT_COLUMNS = [
   "tenant_id",

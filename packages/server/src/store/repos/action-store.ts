@@ -1,4 +1,16 @@
-import type { ActionError, ActionReceipt, ActionStatus, TenantId } from "@solserver/core";
+import type {
+  ActionError,
+  ActionExecutionRecord,
+  StoredActionExpectation as ActionExpectation,
+  ActionPatch,
+  ActionReceipt,
+  ActionSource,
+  ActionStatus,
+  ActionStore,
+  NewAction,
+  StoredAction,
+  TenantId,
+} from "@solserver/core";
 import { SolError } from "@solserver/core";
 import type { Selectable } from "kysely";
 import {
@@ -8,118 +20,10 @@ import {
   encodeJson,
   isStorableKey,
   isStorableVersion,
-} from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { isUniqueViolation } from "./db-errors.js";
-import type { ActionExecutionsTable, ActionsTable } from "./schema.js";
-
-/** Where a proposal came from: a model reply's `meta.action_needed`, or a checkpoint confirmation. */
-export type ActionSource = "envelope" | "checkpoint";
-
-/** A proposal as it is first stored (status `proposed`, version 1). */
-export interface NewAction {
-  readonly tenantId: TenantId;
-  readonly actionId: string;
-  readonly threadId: string;
-  readonly messageId: string | null;
-  readonly requestId: string;
-  readonly source: ActionSource;
-  readonly kind: string;
-  readonly label: string;
-  readonly bullets: readonly string[];
-  readonly target: string | null;
-  readonly dataUsed: string | null;
-  readonly why: string | null;
-  readonly payload: Readonly<Record<string, unknown>>;
-  readonly payloadHash: string;
-  readonly now: string;
-}
-
-/** A stored action. `payload` is null when the stored column is not a JSON object (a damaged row). */
-export interface StoredAction extends Omit<NewAction, "now" | "payload"> {
-  readonly payload: Readonly<Record<string, unknown>> | null;
-  readonly status: ActionStatus;
-  readonly receipt: ActionReceipt | null;
-  readonly error: ActionError | null;
-  readonly executeRequestId: string | null;
-  readonly leaseExpiresAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly version: number;
-}
-
-/** What a compare-and-swap expects the row to hold still. */
-export interface ActionExpectation {
-  readonly status: ActionStatus;
-  readonly version: number;
-  readonly payloadHash?: string;
-  readonly executeRequestId?: string;
-}
-
-/** A status change; unnamed fields keep their stored values. */
-export interface ActionPatch {
-  readonly status: ActionStatus;
-  readonly receipt?: ActionReceipt | null;
-  readonly error?: ActionError | null;
-  readonly executeRequestId?: string | null;
-  readonly leaseExpiresAt?: string | null;
-  readonly now: string;
-}
-
-/** How an execution ended. */
-export type ExecutionOutcome =
-  | { readonly status: "succeeded"; readonly receipt: ActionReceipt }
-  | { readonly status: "failed"; readonly error: ActionError };
-
-/** The answer recorded for one execute request_id. */
-export type ActionExecutionRecord = ExecutionOutcome & {
-  readonly tenantId: TenantId;
-  readonly actionId: string;
-  readonly requestId: string;
-  readonly createdAt: string;
-};
-
-/** Repository of the permission gate's actions and execution answers. */
-export interface ActionStore {
-  insert(action: NewAction): Promise<StoredAction>;
-  get(tenantId: TenantId, actionId: string): Promise<StoredAction | null>;
-  /** Actions of a thread with this kind and payload hash, oldest first (the dedup candidates). */
-  listIdentical(
-    tenantId: TenantId,
-    threadId: string,
-    kind: string,
-    payloadHash: string,
-  ): Promise<StoredAction[]>;
-  /**
-   * Compare-and-swap: applies `patch` (and bumps the version) only while the row still has `expected`
-   * status, version and payload hash. Returns the new row, or null when another writer got there first.
-   */
-  compareAndSet(
-    tenantId: TenantId,
-    actionId: string,
-    expected: ActionExpectation,
-    patch: ActionPatch,
-  ): Promise<StoredAction | null>;
-  /**
-   * Ends an execution in one transaction: moves the action from `executing` (at `version`, claimed by
-   * `requestId`) to the outcome and records the answer for `requestId`. Null when the claim is gone.
-   */
-  finish(input: {
-    readonly tenantId: TenantId;
-    readonly actionId: string;
-    readonly version: number;
-    readonly requestId: string;
-    readonly outcome: ExecutionOutcome;
-    readonly now: string;
-  }): Promise<StoredAction | null>;
-  getExecution(
-    tenantId: TenantId,
-    actionId: string,
-    requestId: string,
-  ): Promise<ActionExecutionRecord | null>;
-  /** Executing actions of every tenant whose lease ended before `now` (or that have none). */
-  listExpiredExecuting(now: string, limit: number): Promise<StoredAction[]>;
-}
+} from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { isUniqueViolation } from "../sql/db-errors.js";
+import type { ActionExecutionsTable, ActionsTable } from "../sql/schema.js";
 
 /** ActionStore over the actions and action_executions tables. */
 export function createActionStore(ctx: StoreContext): ActionStore {

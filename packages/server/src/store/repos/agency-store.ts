@@ -1,18 +1,18 @@
-import type { SqlSolStore } from "./open-store.js";
+import type { AgencyStore } from "@solserver/core";
+import type { SqlSolStore } from "../open-store.js";
 import { createTaskStore, type SqlTaskStore, type TaskStoreOptions } from "./task-store.js";
-import { createThoughtStore, type ThoughtHistoryStore } from "./thought-store.js";
+import { createThoughtStore } from "./thought-store.js";
 
-/** The agency tables of a SQL store: tasks and the thought history. */
-export interface AgencyStore {
+/** The agency tables of a SQL store: tasks (with the SQL-only writes) and the thought history. */
+export interface SqlAgencyStore extends AgencyStore {
   readonly tasks: SqlTaskStore;
-  readonly thoughts: ThoughtHistoryStore;
 }
 
 /** Opens the agency tables on an already migrated SQL store (they share its connection). */
 export function createAgencyStore(
   store: Pick<SqlSolStore, "db" | "kind">,
   options: TaskStoreOptions = {},
-): AgencyStore {
+): SqlAgencyStore {
   const ctx = { db: store.db, dialect: store.kind, nowIso: () => new Date().toISOString() };
   return { tasks: createTaskStore(ctx, options), thoughts: createThoughtStore(ctx) };
 }

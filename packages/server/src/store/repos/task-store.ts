@@ -9,13 +9,13 @@ import {
   strictFinalizeWarning,
   Task,
   type TaskStatus,
-  type TaskStorePort,
+  type TaskStore,
   type TenantId,
 } from "@solserver/core";
-import { randomIds } from "../util/ids.js";
-import { isStorableKey, toNumber } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { isCheckViolation, isUniqueViolation } from "./db-errors.js";
+import { randomIds } from "../../util/ids.js";
+import { isStorableKey, toNumber } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { isCheckViolation, isUniqueViolation } from "../sql/db-errors.js";
 import { projectTaskForStore } from "./task-projection.js";
 import { rowToTask, taskToRow } from "./task-rows.js";
 
@@ -48,8 +48,8 @@ export interface GoalHolderWindow {
   readonly sinceMs?: number;
 }
 
-/** TaskStorePort over SQL, plus the atomic writes the agency service and executors need. */
-export interface SqlTaskStore extends TaskStorePort {
+/** TaskStore over SQL, plus the atomic writes the agency service and executors need. */
+export interface SqlTaskStore extends TaskStore {
   /**
    * The agency contract's `addTask()`: builds a pending task from caller data with its metadata rebuilt
    * from scratch (`buildNewTask`: the rebuilt keys are set here, only PROPAGATED_META_KEYS survive, an

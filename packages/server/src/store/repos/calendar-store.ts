@@ -1,36 +1,8 @@
-import type { TenantId } from "@solserver/core";
+import type { CalendarEventRecord, CalendarStore, TenantId } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { assertStorableText, isStorableKey } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import type { CalendarEventsTable } from "./schema.js";
-
-/** A calendar event the create_calendar_event executor wrote. */
-export interface CalendarEventRecord {
-  readonly tenantId: TenantId;
-  readonly eventId: string;
-  readonly actionId: string | null;
-  readonly threadId: string;
-  readonly title: string;
-  /** An ISO date (all-day) or ISO instant. */
-  readonly start: string;
-  readonly end: string | null;
-  readonly location: string | null;
-  readonly createdAt: string;
-}
-
-/** Repository of calendar events. */
-export interface CalendarStore {
-  /** Inserts an event; at most one per action, so a repeat returns the first with `created: false`. */
-  create(
-    event: CalendarEventRecord,
-  ): Promise<{ readonly event: CalendarEventRecord; readonly created: boolean }>;
-  getByAction(tenantId: TenantId, actionId: string): Promise<CalendarEventRecord | null>;
-  /** A tenant's events (optionally one thread's), by start time. */
-  list(
-    tenantId: TenantId,
-    options?: { readonly threadId?: string; readonly limit?: number },
-  ): Promise<CalendarEventRecord[]>;
-}
+import { assertStorableText, isStorableKey } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import type { CalendarEventsTable } from "../sql/schema.js";
 
 /** CalendarStore over the calendar_events table. */
 export function createCalendarStore(ctx: StoreContext): CalendarStore {

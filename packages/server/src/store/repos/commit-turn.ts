@@ -1,10 +1,10 @@
 import { type CommitTurnInput, type CommitTurnResult, SolError } from "@solserver/core";
-import { assertStorableKeys } from "./columns.js";
-import type { StoreContext } from "./context.js";
-import { isForeignKeyViolation, isUniqueViolation } from "./db-errors.js";
+import { assertStorableKeys } from "../sql/columns.js";
+import type { StoreContext } from "../sql/context.js";
+import { isForeignKeyViolation, isUniqueViolation } from "../sql/db-errors.js";
+import { preparedQuery } from "../sql/prepared-query.js";
 import { bumpTurnsSincePersist, putMemento } from "./memento-store.js";
 import { insertMessages } from "./message-store.js";
-import { preparedQuery } from "./prepared-query.js";
 import { insertResponse } from "./response-store.js";
 import { insertTraceDrafts } from "./trace-store.js";
 import { finishAttemptIn } from "./transmission-store.js";

@@ -1,0 +1,27 @@
+import type { ThreadMementoV02 } from "../contracts/memento.js";
+import type { TenantId } from "./tenant.js";
+
+export interface StoredMemento {
+  readonly memento: ThreadMementoV02;
+  /** Monotonic version; the HTTP ETag is derived from it. */
+  readonly version: number;
+  /** Turns since the memento was last persisted by a turn (for the persist policy). */
+  readonly turnsSincePersist: number;
+  readonly updatedAt: string;
+}
+
+export type MementoWriteResult =
+  | { readonly ok: true; readonly version: number }
+  | { readonly ok: false; readonly currentVersion: number | null };
+
+export interface MementoStore {
+  get(tenantId: TenantId, threadId: string): Promise<StoredMemento | null>;
+  /** Compare-and-swap: writes only when the stored version equals `expectedVersion` (null = none stored yet). */
+  put(
+    tenantId: TenantId,
+    threadId: string,
+    memento: ThreadMementoV02,
+    expectedVersion: number | null,
+    now: string,
+  ): Promise<MementoWriteResult>;
+}

@@ -1,0 +1,2 @@
+/** Every stored row belongs to exactly one tenant; another tenant's rows are invisible. */
+export type TenantId = string;

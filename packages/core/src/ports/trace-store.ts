@@ -1,0 +1,20 @@
+import type { TraceEvent, TraceEventDraft } from "../contracts/trace.js";
+import type { TenantId } from "./tenant.js";
+
+/** One page of a trace run: the events after `afterSeq` (default: from the first), at most `limit`. */
+export interface TracePage {
+  readonly afterSeq?: number;
+  readonly limit?: number;
+}
+
+export interface TraceStore {
+  /** Appends drafts to a run, assigning seq, ts, prevHash and hash (SHA-256 chain), atomically. */
+  append(
+    tenantId: TenantId,
+    traceRunId: string,
+    transmissionId: string | null,
+    drafts: readonly TraceEventDraft[],
+  ): Promise<TraceEvent[]>;
+  /** The run's events in seq order: all of them, or one page (a long checkpoint session's run grows for good). */
+  get(tenantId: TenantId, traceRunId: string, page?: TracePage): Promise<TraceEvent[]>;
+}

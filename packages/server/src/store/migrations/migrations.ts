@@ -1,0 +1,31 @@
+import type { Migration } from "./ddl.js";
+import { v1Initial } from "./v1-initial.js";
+import { v2MessageModeLabel } from "./v2-message-mode-label.js";
+import { v3Actions } from "./v3-actions.js";
+import { v4RemindersCalendar } from "./v4-reminders-calendar.js";
+import { v5CheckpointSessions } from "./v5-checkpoint-sessions.js";
+import { v6AgencyTasksThoughts } from "./v6-agency-tasks-thoughts.js";
+import { v7ThreadStats } from "./v7-thread-stats.js";
+import { v8ThreadLastMode } from "./v8-thread-last-mode.js";
+import { v9ThreadChurnDrift } from "./v9-thread-churn-drift.js";
+import { v10ThreadDomainTags } from "./v10-thread-domain-tags.js";
+import { v11PostgresJsonKeyOrder } from "./v11-postgres-json-key-order.js";
+import { v12PostgresThreadStatsBigint } from "./v12-postgres-thread-stats-bigint.js";
+
+export type { Migration } from "./ddl.js";
+
+/** Every migration in version order (1, 2, 3, ...); a schema change appends the next version here. */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  v1Initial,
+  v2MessageModeLabel,
+  v3Actions,
+  v4RemindersCalendar,
+  v5CheckpointSessions,
+  v6AgencyTasksThoughts,
+  v7ThreadStats,
+  v8ThreadLastMode,
+  v9ThreadChurnDrift,
+  v10ThreadDomainTags,
+  v11PostgresJsonKeyOrder,
+  v12PostgresThreadStatsBigint,
+]);
