@@ -31,6 +31,7 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
 export type {
   MessageStore,
   StoredMessage,

@@ -4,6 +4,7 @@ import { agencyAddTaskContract } from "./contract/agency-add-task.js";
 import { agencyTaskContract } from "./contract/agency-tasks.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
+import { executorRecordContract } from "./contract/executor-records.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
 import { jsonKeyOrderContract } from "./contract/json-key-order.js";
@@ -37,5 +38,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     agencyAddTaskContract(harness);
     jsonKeyOrderContract(harness);
     unstorableKeyContract(harness);
+    executorRecordContract(() => harness.open());
   });
 }
