@@ -1,12 +1,12 @@
 import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserver/core";
 import { SolError } from "@solserver/core";
-import { type Selectable, sql } from "kysely";
+import type { Selectable } from "kysely";
 import { canonicalJson, sha256Hex } from "../canonical-json.js";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import {
   assertStorableJsonText,
   assertStorableKeys,
   assertStorableText,
-  decodeJson,
   isStorableKey,
 } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
@@ -115,7 +115,7 @@ export async function insertTraceDrafts(
   drafts: readonly TraceEventDraft[],
   options: { readonly expectEmptyRun?: boolean } = {},
 ): Promise<void> {
-  if (options.expectEmptyRun === true && tx.dialect === "sqlite") {
+  if (options.expectEmptyRun === true && sqlDialect(tx.dialect).statementErrorKeepsTransaction) {
     checkDrafts(tenantId, traceRunId, transmissionId, drafts);
     try {
       // A run that is not empty already holds seq 0, so the first statement is the one refused.
@@ -150,10 +150,8 @@ async function writeTraceDrafts(
 ): Promise<ChainedDraft[]> {
   if (drafts.length === 0) return [];
   checkDrafts(tenantId, traceRunId, transmissionId, drafts);
-  if (tx.dialect === "postgres") {
-    // Serialises appends to one run so they queue instead of colliding on seq and retrying.
-    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(tx.db);
-  }
+  // Appends to one run queue instead of colliding on seq and retrying.
+  await sqlDialect(tx.dialect).lockTraceRun(tx.db, tenantId, traceRunId);
   const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
   const chained = chain(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
   await insertChained(tx, tenantId, chained);
@@ -256,12 +254,7 @@ function toRow(tenantId: TenantId, { unhashed: event, metadataJson, hash }: Chai
 }
 
 function fromRow(ctx: StoreContext, row: Selectable<TraceEventsTable>): TraceEvent {
-  const decoded = decodeJson(ctx.dialect, row.metadata);
-  // SQLite and json (migration 11) keep the canonical text as written; rows PostgreSQL stored as
-  // jsonb before then have its key order (shorter first), so re-sort them.
-  const metadata = (
-    ctx.dialect === "sqlite" ? decoded : JSON.parse(canonicalJson(decoded))
-  ) as TraceEvent["metadata"];
+  const metadata = sqlDialect(ctx.dialect).decodeOrderedJson(row.metadata) as TraceEvent["metadata"];
   return servedTraceEvent(
     {
       seq: row.seq,

@@ -1,4 +1,5 @@
 import { SolError } from "@solserver/core";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import type { StoreDialect } from "./schema.js";
 
 // Lone surrogates: with the u flag a well-formed pair is one code point and does not match.
@@ -61,9 +62,9 @@ export function assertStorableJsonText(text: string, field: string): void {
   }
 }
 
-/** Reads a JSON column back: SQLite returns the stored text, pg has already parsed json. */
+/** Reads a JSON column back in the store's dialect. */
 export function decodeJson(dialect: StoreDialect, value: unknown): unknown {
-  return dialect === "sqlite" ? JSON.parse(value as string) : value;
+  return sqlDialect(dialect).decodeJson(value);
 }
 
 /** Largest version a row holds: PostgreSQL's integer column (SQLite's would hold more). */

@@ -1,4 +1,5 @@
 import { CompiledQuery } from "kysely";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import type { StoreContext } from "./context.js";
 import type { StoreDatabase, StoreDialect } from "./schema.js";
 
@@ -21,7 +22,8 @@ export function multiRowInsertSql(
   const cached = sqlCache.get(key);
   if (cached !== undefined) return cached;
   let n = 0;
-  const placeholder = dialect === "postgres" ? () => `$${++n}` : () => "?";
+  const { placeholder: nth } = sqlDialect(dialect);
+  const placeholder = () => nth(++n);
   const rows: string[] = [];
   for (let r = 0; r < rowCount; r += 1) rows.push(`(${columns.map(placeholder).join(", ")})`);
   const text = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) values ${rows.join(", ")}`;

@@ -1,0 +1,17 @@
+import { canonicalJson } from "@solserver/core";
+import { sql } from "kysely";
+import type { SqlDialect } from "../sql-dialect.js";
+
+/** PostgreSQL: pg parses json columns, `$n` placeholders, advisory locks between writers. */
+export const POSTGRES_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
+  kind: "postgres",
+  decodeJson: (value: unknown) => value,
+  // Rows stored as jsonb before migration 11 have its key order (shorter first): re-sort them.
+  decodeOrderedJson: (value: unknown) => JSON.parse(canonicalJson(value)),
+  placeholder: (n: number) => `$${n}`,
+  // A failed statement aborts the whole transaction.
+  statementErrorKeepsTransaction: false,
+  async lockTraceRun(db, tenantId, traceRunId) {
+    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(db);
+  },
+});

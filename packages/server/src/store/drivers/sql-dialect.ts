@@ -1,0 +1,27 @@
+import type { Kysely } from "kysely";
+import type { StoreDatabase, StoreDialect } from "../sql/schema.js";
+import { POSTGRES_SQL_DIALECT } from "./postgres/postgres-sql-dialect.js";
+import { SQLITE_SQL_DIALECT } from "./sqlite/sqlite-sql-dialect.js";
+
+/**
+ * What differs between the two SQL backends, kept here so the repositories run one code path (as
+ * drizzle-orm splits its dialects): JSON columns, placeholders, write locks, failed statements.
+ */
+export interface SqlDialect {
+  readonly kind: StoreDialect;
+  /** Reads a JSON column back (SQLite returns the stored text, pg has already parsed json). */
+  decodeJson(value: unknown): unknown;
+  /** Reads a JSON column whose key order matters, in the canonical order it was written in. */
+  decodeOrderedJson(value: unknown): unknown;
+  /** The `n`th (1-based) bind placeholder of a raw statement. */
+  placeholder(n: number): string;
+  /** A failed statement leaves its transaction usable, so a refused insert can be followed up. */
+  readonly statementErrorKeepsTransaction: boolean;
+  /** Serialises appends to one trace run inside the transaction `db` (a no-op for one writer). */
+  lockTraceRun(db: Kysely<StoreDatabase>, tenantId: string, traceRunId: string): Promise<void>;
+}
+
+/** The dialect object of a store kind. */
+export function sqlDialect(kind: StoreDialect): SqlDialect {
+  return kind === "postgres" ? POSTGRES_SQL_DIALECT : SQLITE_SQL_DIALECT;
+}
