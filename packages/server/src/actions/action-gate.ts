@@ -178,25 +178,16 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
   const recorder: ActionRecorder = async (args) => {
     const shown: ActionNeeded[] = [];
     let suppressed = 0;
-    for (const { action, payload } of args.proposals) {
+    for (const proposed of args.proposals) {
+      const kind = proposed.proposal.action_kind;
       try {
         const result = await proposeAction(opts, {
+          ...proposed,
           tenantId: args.tenantId,
           threadId: args.threadId,
           messageId: args.messageId,
-          requestId: args.requestId,
           source: "envelope",
-          actionId: action.action_id,
-          explicitRequest: userAsksForAction(args.message, action.action_kind),
-          proposal: {
-            action_kind: action.action_kind,
-            action_label: action.action_label,
-            action_summary_bullets: action.action_summary_bullets,
-            ...(action.action_target === undefined ? {} : { action_target: action.action_target }),
-            ...(action.action_data_used === undefined ? {} : { action_data_used: action.action_data_used }),
-            ...(action.action_why === undefined ? {} : { action_why: action.action_why }),
-            action_payload: payload,
-          },
+          explicitRequest: userAsksForAction(args.message, kind),
         });
         if (result.outcome === "suppressed") suppressed += 1;
         else if (!shown.some((a) => a.action_id === result.action.action_id)) shown.push(result.action);
@@ -204,7 +195,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
         // A proposal the store cannot hold (e.g. a NUL in a label) is dropped, not the whole turn.
         if (!isSolError(error) || error.code !== "invalid_input") throw error;
         args.trace.add("action_gate", "warning", "Dropped an action proposal that cannot be stored", {
-          actionKind: action.action_kind,
+          actionKind: kind,
           reason: error.message,
         });
       }

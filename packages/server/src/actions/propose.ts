@@ -7,6 +7,7 @@ import {
   type IdGenerator,
   SolError,
 } from "@solserver/core";
+import type { ProposedAction } from "../orchestrator/proposed-action.js";
 import type { ActionSource, ActionStore } from "../store/index.js";
 import { toActionNeeded } from "./views.js";
 
@@ -17,17 +18,13 @@ export interface ProposeDeps {
   readonly clock: Clock;
 }
 
-/** One action to put in front of the user. */
-export interface ProposeActionInput {
+/** One action to put in front of the user: a proposed action with where it anchors and who asked. */
+export interface ProposeActionInput extends Omit<ProposedAction, "actionId"> {
   readonly tenantId: string;
   readonly threadId: string;
   /** The assistant message the chip anchors to; null when there is none (checkpoint confirmations). */
   readonly messageId: string | null;
-  /** The request that proposes it (a turn's requestId, a checkpoint evaluation's id). */
-  readonly requestId: string;
   readonly source: ActionSource;
-  /** The proposal in the envelope's shape: kind, label, bullets, optional details and `action_payload`. */
-  readonly proposal: EnvelopeActionNeeded;
   /** True when the user's own message asked for this action (see `userAsksForAction`). */
   readonly explicitRequest: boolean;
   /** Use this id instead of a fresh one. */

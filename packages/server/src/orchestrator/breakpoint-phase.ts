@@ -1,20 +1,22 @@
 import {
-  type BaselineMemento,
   type BreakpointDecision,
   decideBreakpointAction,
   extractBreakpointSignalKinds,
-  type PacketInput,
   shouldFreezeSummaryAtPeak,
 } from "@solserver/core";
-import type { TraceBuffer } from "./trace-buffer.js";
+import type { LoadedTurn } from "./load-phase.js";
+import type { TurnRun } from "./turn-run.js";
 
-/** The Breakpoint Engine's must/should/skip for this turn and whether the peak guardrail holds, traced. */
-export function decideTurnBreakpoint(args: {
-  readonly packet: PacketInput;
-  readonly baseline: BaselineMemento;
-  readonly trace: TraceBuffer;
-}): { readonly decision: BreakpointDecision; readonly peakGuardrailActive: boolean } {
-  const { packet, baseline } = args;
+/** The turn's breakpoint: must/should/skip, and whether the peak guardrail freezes the summary. */
+export interface TurnBreakpoint {
+  readonly decision: BreakpointDecision;
+  readonly peakGuardrailActive: boolean;
+}
+
+/** The breakpoint phase: the Breakpoint Engine's must/should/skip for this turn and whether the peak guardrail holds, traced. */
+export function breakpointPhase(run: TurnRun, loaded: LoadedTurn): TurnBreakpoint {
+  const { packet } = run;
+  const { baseline } = loaded;
   const decision = decideBreakpointAction({
     message: packet.message,
     signalKinds: extractBreakpointSignalKinds(packet),
@@ -24,7 +26,7 @@ export function decideTurnBreakpoint(args: {
     intensityBucket: baseline.memento?.affect.rollup.intensityBucket,
     decision,
   });
-  args.trace.add("breakpoint", "completed", `Breakpoint decision: ${decision.toUpperCase()}`, {
+  run.trace.add("breakpoint", "completed", `Breakpoint decision: ${decision.toUpperCase()}`, {
     kind: "breakpoint_engine",
     decision,
     peakGuardrailActive,

@@ -1,22 +1,11 @@
-import {
-  type ActionNeeded,
-  type BaselineMemento,
-  type BreakpointDecision,
-  type ChatResponse,
-  type Clock,
-  type IdGenerator,
-  type ModeDecision,
-  type PacketInput,
-  SolError,
-  type SolStore,
-  type StoredMemento,
-  type TransmissionRecord,
-  type TurnStatsUpdate,
-} from "@solserver/core";
+import { type ActionNeeded, type ChatResponse, type ModeDecision, SolError } from "@solserver/core";
+import type { TurnBreakpoint } from "./breakpoint-phase.js";
 import type { GenerationResult } from "./generation.js";
+import type { LoadedTurn } from "./load-phase.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
-import type { TraceBuffer } from "./trace-buffer.js";
+import type { TurnReply } from "./reply-phase.js";
 import { buildTurnResponse } from "./turn-response.js";
+import type { TurnRun } from "./turn-run.js";
 
 // Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
 // costs a re-read and a commit, never a model call.
@@ -24,53 +13,32 @@ const MEMENTO_CAS_ATTEMPTS = 16;
 
 /** What the turn produced before its commit; the commit phase turns it into one atomic write. */
 export interface TurnCommitInput {
-  readonly store: SolStore;
-  readonly clock: Clock;
-  readonly ids: IdGenerator;
-  readonly tenantId: string;
-  readonly bodyHash: string;
-  readonly packet: PacketInput;
-  readonly tx: TransmissionRecord;
-  readonly trace: TraceBuffer;
-  readonly delivery: {
-    readonly attemptId: string;
-    readonly startedMs: number;
-    readonly firstAttempt: boolean;
-  };
-  readonly contextOff: boolean;
-  readonly baseline: BaselineMemento;
-  /** The stored memento the turn read at its start. */
-  readonly stored: StoredMemento | null;
+  readonly loaded: Pick<LoadedTurn, "contextOff" | "baseline" | "stored">;
   readonly gen: GenerationResult;
   readonly modeDecision: ModeDecision;
-  readonly breakpoint: { readonly decision: BreakpointDecision; readonly peakGuardrailActive: boolean };
+  readonly breakpoint: TurnBreakpoint;
   readonly actions: readonly ActionNeeded[];
-  readonly usage: {
-    readonly modelCalls: number;
-    readonly inputTokens: number;
-    readonly outputTokens: number;
-  };
-  readonly userMessageId: string;
-  readonly assistantMessageId: string;
-  readonly assistantContent: string;
-  readonly threadStats: TurnStatsUpdate;
+  readonly reply: TurnReply;
 }
 
 /**
- * Plans the memento and commits the turn in one transaction; when another turn advanced the memento
+ * The commit phase: plans the memento and commits the turn in one transaction; when another turn advanced the memento
  * meanwhile (compare-and-swap lost), re-reads it, merges this turn onto it and commits again.
  */
-export async function commitTurnWithCas(input: TurnCommitInput): Promise<ChatResponse> {
-  const { store, tenantId, packet, tx, trace, baseline, gen, delivery } = input;
+export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise<ChatResponse> {
+  const { tenantId, packet, tx, trace, delivery, usage } = run;
+  const { store, clock, ids } = run.deps;
+  const { gen, reply } = input;
+  const { baseline, contextOff } = input.loaded;
   const { threadId } = packet;
-  const iso = () => new Date(input.clock.now()).toISOString();
-  let stored = input.stored;
+  const iso = () => new Date(clock.now()).toISOString();
+  let stored = input.loaded.stored;
   const baselineNow = () => (baseline.source === "request" ? baseline.memento : (stored?.memento ?? null));
   // What the model was shown; a compare-and-swap retry rebases its proposal onto the fresh memento.
   const proposalBase = baselineNow();
   for (let attempt = 1; ; attempt++) {
     // thread_context_mode "off": the turn neither reads nor advances the thread's memento.
-    const plan = input.contextOff
+    const plan = contextOff
       ? null
       : planMemento({
           threadId,
@@ -78,14 +46,14 @@ export async function commitTurnWithCas(input: TurnCommitInput): Promise<ChatRes
           proposalBase,
           stored,
           envelope: gen.envelope,
-          userMessageId: input.userMessageId,
+          userMessageId: reply.userMessageId,
           breakpointDecision: input.breakpoint.decision,
           nowIso: iso(),
-          ids: input.ids,
+          ids,
         });
     traceMementoPlan(trace, plan, attempt);
     trace.add("respond", "completed", "Response ready", {
-      modelCalls: input.usage.modelCalls,
+      modelCalls: usage.modelCalls,
       actions: input.actions.length,
     });
     // A debug response carries the stored events, so they are appended first; otherwise they are
@@ -100,29 +68,29 @@ export async function commitTurnWithCas(input: TurnCommitInput): Promise<ChatRes
     const response = buildTurnResponse({
       tx,
       packet,
-      assistantMessageId: input.assistantMessageId,
+      assistantMessageId: reply.assistantMessageId,
       gen,
       modeDecision: input.modeDecision,
       breakpoint: input.breakpoint,
       threadMemento,
       actions: input.actions,
-      usage: input.usage,
+      usage,
       ...(debug ? { events: await store.traces.get(tenantId, tx.traceRunId) } : {}),
     });
     const committed = await store.commitTurn({
       tenantId,
       transmissionId: tx.transmissionId,
       requestId: packet.requestId,
-      bodyHash: input.bodyHash,
+      bodyHash: run.bodyHash,
       threadId,
-      userMessage: { messageId: input.userMessageId, content: packet.message },
+      userMessage: { messageId: reply.userMessageId, content: packet.message },
       assistantMessage: {
-        messageId: input.assistantMessageId,
-        content: input.assistantContent,
+        messageId: reply.assistantMessageId,
+        content: reply.assistantContent,
         modeLabel: input.modeDecision.modeLabel,
       },
       bumpTurnsSincePersist: plan !== null && !plan.persist,
-      threadStats: input.threadStats,
+      threadStats: reply.threadStats,
       response,
       now: iso(),
       ...(plan?.persist
@@ -130,7 +98,7 @@ export async function commitTurnWithCas(input: TurnCommitInput): Promise<ChatRes
         : {}),
       finishAttempt: {
         attemptId: delivery.attemptId,
-        patch: { status: "succeeded", endedAt: iso(), latencyMs: input.clock.now() - delivery.startedMs },
+        patch: { status: "succeeded", endedAt: iso(), latencyMs: clock.now() - delivery.startedMs },
       },
       ...(debug
         ? {}

@@ -1,6 +1,5 @@
 import {
   type AssembledPrompt,
-  type AssemblePromptInput,
   buildPatchDirectives,
   type CompiledPolicy,
   decideDriftOutcome,
@@ -17,27 +16,25 @@ import {
   type ToolCall,
   type Violation,
 } from "@solserver/core";
+import type { TurnPrompt } from "./assemble-phase.js";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { refusalOf } from "./refusal.js";
 import { cutAtStopSequence } from "./stop-sequences.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import { truncatedEnvelopeText } from "./truncated-envelope.js";
+import type { TurnPlan } from "./turn-plan.js";
 
 export interface GenerationInput {
   readonly provider: LlmProvider;
-  readonly prompt: Omit<AssemblePromptInput, "patchDirectives">;
+  /** The turn's plan: output cap, call timeout, whether a regeneration is allowed, stop sequences, passthrough. */
+  readonly plan: TurnPlan;
+  readonly prompt: TurnPrompt;
   readonly modeDecision: ModeDecision;
   readonly policy: CompiledPolicy;
   /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
   readonly modes: readonly string[];
   readonly hints: LlmRequestHints;
-  readonly maxOutputTokens?: number;
-  readonly regenerationAllowed: boolean;
-  /** OpenAI-style extras (tools, tool_choice...) for the main and regeneration calls. */
-  readonly passthrough?: Readonly<Record<string, unknown>>;
-  /** OpenAI's `stop`: the reply text ends before the first of these (applied here, not by the provider). */
-  readonly stopSequences?: readonly string[];
   readonly trace: TraceBuffer;
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
 }
@@ -87,7 +84,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     estimatedInputTokens: promptTokens(prompt),
     ...(trimmedForBudget > 0 ? { trimmedForBudget } : {}),
   });
-  const timeoutMs = input.prompt.budgets?.timeoutMs;
+  const { timeoutMs, maxOutputTokens, facade } = input.plan;
   const response = await input.provider.complete({
     purpose,
     // budgets.timeoutMs caps each model call of the turn; the provider fails it as a timeout (502).
@@ -95,8 +92,8 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     messages: prompt.messages,
     json: true,
     hints: input.hints,
-    ...(input.maxOutputTokens === undefined ? {} : { maxOutputTokens: input.maxOutputTokens }),
-    ...(input.passthrough === undefined ? {} : { passthrough: input.passthrough }),
+    ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    ...(facade.passthrough === undefined ? {} : { passthrough: facade.passthrough }),
   });
   input.onCall(purpose, response);
   input.trace.add(
@@ -132,7 +129,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     } satisfies Attempt;
   }
   const read = readEnvelope(response);
-  const cut = cutAtStopSequence(read.envelope.assistant_text, input.stopSequences);
+  const cut = cutAtStopSequence(read.envelope.assistant_text, input.plan.facade.stopSequences);
   const parsed = cut.stopped ? { ...read, envelope: { ...read.envelope, assistant_text: cut.text } } : read;
   // The reply ended at a stop sequence: it is complete as asked, whatever cut the provider made later.
   const answered = cut.stopped ? { ...response, finishReason: "stop" } : response;
@@ -214,7 +211,7 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
   const cutShort = first.response.finishReason === "length";
   const decision = decideDriftOutcome({
     first: first.lint,
-    regenerationAllowed: input.regenerationAllowed && !cutShort,
+    regenerationAllowed: input.plan.regenerationAllowed && !cutShort,
   });
   if (decision.action === "return") return toResult(first, decision, [first]);
 

@@ -1,4 +1,5 @@
 import type { ActionNeeded, Clock, IdGenerator, LlmProvider, SolStore } from "@solserver/core";
+import type { ProposedAction } from "./proposed-action.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
 
@@ -18,11 +19,11 @@ export type ActionRecorder = (args: {
   readonly tenantId: string;
   readonly threadId: string;
   readonly messageId: string;
-  /** The turn's requestId (also in every proposal's `request_id`). */
+  /** The turn's requestId (also every proposal's `requestId`). */
   readonly requestId: string;
   /** The user's message, so the gate can tell whether the user asked for an action again. */
   readonly message: string;
-  readonly proposals: readonly { action: ActionNeeded; payload: Record<string, unknown> }[];
+  readonly proposals: readonly ProposedAction[];
   readonly trace: TraceBuffer;
 }) => Promise<readonly ActionNeeded[]>;
 

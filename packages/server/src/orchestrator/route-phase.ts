@@ -1,43 +1,30 @@
 import {
-  type AssemblePromptInput,
-  type CompiledPolicy,
   type LlmCallPurpose,
   type LlmProvider,
   type LlmResponse,
   type ModeDecision,
-  type PacketInput,
   type RouterThread,
   SolError,
 } from "@solserver/core";
 import { refuseUnlessAnyRoutingFits } from "./input-budget.js";
-import { policyRequest } from "./packet-helpers.js";
+import type { LoadedTurn } from "./load-phase.js";
 import type { ThreadSignals } from "./thread-signals.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
+import type { TurnPlan } from "./turn-plan.js";
+import type { TurnRun } from "./turn-run.js";
 
 /**
- * The turn's ModeDecision: the routing ladder under the turn's budgets (the selector gets the call
- * timeout, and the input budget is checked before it) with the checkpoint policy applied.
+ * The route phase: the routing ladder under the turn's budgets (the selector gets the call timeout,
+ * and the input budget is checked before it) with the checkpoint policy applied.
  */
-export async function decideMode(args: {
-  readonly engines: TurnEngines;
-  readonly provider: LlmProvider;
-  readonly packet: PacketInput;
-  readonly messageCount: number;
-  readonly signals: ThreadSignals;
-  /** The prompt parts that do not depend on routing, for the input budget check. */
-  readonly budgetPrompt: Omit<
-    AssemblePromptInput,
-    "modeDecision" | "policy" | "window" | "checkpointCapsule"
-  >;
-  readonly trace: TraceBuffer;
-  readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
-}): Promise<ModeDecision> {
-  const { engines, packet, messageCount, signals } = args;
+export async function routePhase(run: TurnRun, plan: TurnPlan, loaded: LoadedTurn): Promise<ModeDecision> {
+  const { deps, packet } = run;
+  const { messageCount, signals } = loaded;
   const { previousModeLabel, domainTags } = signals;
   const routed = await routeTurn({
-    engines,
-    provider: args.provider,
+    engines: deps.engines,
+    provider: deps.provider,
     message: packet.message,
     // Step 1's thread metadata: the last mode label and the thread's known domain tags.
     thread: {
@@ -45,51 +32,26 @@ export async function decideMode(args: {
       ...(domainTags.length > 0 ? { domainTags: [...domainTags] } : {}),
       messageCount,
     },
-    trace: args.trace,
-    onCall: args.onCall,
-    timeoutMs: packet.budgets?.timeoutMs,
+    trace: run.trace,
+    onCall: run.onCall,
+    timeoutMs: plan.timeoutMs,
     beforeSelector:
-      packet.budgets?.maxInputTokens === undefined
+      plan.maxInputTokens === undefined
         ? undefined
         : (candidates) =>
             refuseUnlessAnyRoutingFits({
               candidates,
-              fixed: args.budgetPrompt,
-              policyFor: (modeLabel) => engines.policy.resolve({ ...policyRequest(packet), modeLabel }),
+              fixed: { ...loaded.fixedPrompt, injectedContext: loaded.turnContext },
+              policyFor: plan.policyFor,
             }),
   });
   return applyCheckpointPolicy({
-    engines,
+    engines: deps.engines,
     modeDecision: routed,
     message: packet.message,
     messageCount,
     signals,
   });
-}
-
-/** The turn's compiled Driver Blocks for its mode; blocks that do not compile are the client's fault (400). */
-export function compileTurnPolicy(
-  engines: TurnEngines,
-  packet: PacketInput,
-  modeDecision: ModeDecision,
-  trace: TraceBuffer,
-): CompiledPolicy {
-  const resolved = engines.policy.resolve({ ...policyRequest(packet), modeLabel: modeDecision.modeLabel });
-  if (!resolved.ok)
-    throw new SolError("invalid_input", "Driver Blocks could not be compiled.", { details: resolved.issues });
-  const policy = resolved.value;
-  // driverBlockMode is in the packet for audit clarity (flow pack): the trace is the turn's audit record.
-  trace.add("policy", "completed", `Driver Blocks compiled (${policy.blocks.length})`, {
-    driverBlockMode: policy.driverBlockMode,
-    blocks: policy.blocks.map((b) => ({
-      id: b.id,
-      version: b.version,
-      enforcement: b.enforcement,
-      scope: b.scope,
-    })),
-    skipped: policy.skipped.length,
-  });
-  return policy;
 }
 
 /** Steps 0–2 of the routing ladder; the selector (one cheap call) runs only below the threshold. */
