@@ -1,8 +1,8 @@
 import type { ThreadMementoV02 } from "../contracts/memento.js";
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import type { Budgets } from "../contracts/packet.js";
-import { activeRigorRules } from "../drift/rigor-rules.js";
 import type { AppliedBlock, CompiledPolicy } from "../driver-blocks/policy-types.js";
+import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
 import { sha256Hex } from "../hash/sha256.js";
 import type { LlmMessage, LlmRole } from "../ports/llm-provider.js";
 import { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";

@@ -2,8 +2,9 @@ import type { CheckpointEvent } from "../contracts.js";
 import { isRiskAtLeast, type RiskTier } from "../risk.js";
 import type { CheckpointSessionState } from "../session.js";
 import { matchesWildcard } from "../wildcard.js";
+import type { KeywordRuleHit } from "./rule-hits.js";
 import type { CompiledTrigger } from "./triggers.js";
-import type { EvalContext, KeywordRuleHit } from "./types.js";
+import type { EvalContext } from "./types.js";
 
 /** A trigger whose condition held, with the keyword rules it newly matched. */
 export interface TriggeredCheckpoint {

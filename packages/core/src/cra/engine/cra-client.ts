@@ -4,7 +4,7 @@ import { matchKeywords } from "../keywords/match-keywords.js";
 import type { ContextInjectMode } from "../types.js";
 import { ruleKeywords } from "./keyword-index.js";
 import { blocksRequestedBy } from "./requested-blocks.js";
-import type { ResolvedContextBlocks } from "./types.js";
+import type { ResolvedContextBlocks } from "./rule-hits.js";
 
 /** A context block as the spec's handlers read it: `id` and `content` (the block's own fields kept). */
 export type CraContext = AtlasContextBlock & { readonly id: string };

@@ -25,6 +25,7 @@ import {
   createCheckpointRegistry,
   type RegisteredCheckpointType,
 } from "./registry.js";
+import type { ResolvedContextBlocks } from "./rule-hits.js";
 import type { CheckpointTraceSink } from "./trace.js";
 import { type CompiledTriggers, compileTriggers } from "./triggers.js";
 import type {
@@ -33,7 +34,6 @@ import type {
   CheckpointPolicyChecker,
   CheckpointTrigger,
   CheckpointTypeDefinition,
-  ResolvedContextBlocks,
 } from "./types.js";
 
 /** The spec's example budget values, used when neither the atlas nor the options set one. */

@@ -23,17 +23,12 @@ import { actionAttempted, actionConfigFor } from "./action-attempt.js";
 import { collectTriggered } from "./conditions.js";
 import { toActionNeeded } from "./confirmation.js";
 import { createCraClient } from "./cra-client.js";
+import type { KeywordRuleHit, ResolvedContextBlocks } from "./rule-hits.js";
 import { errorText, runChain } from "./run-chain.js";
 import { applyEventCounters } from "./session-counters.js";
 import type { CheckpointTraceSink } from "./trace.js";
 import type { CompiledTrigger, CompiledTriggers } from "./triggers.js";
-import type {
-  CheckpointConfirmationRequest,
-  CheckpointContext,
-  EvalContext,
-  KeywordRuleHit,
-  ResolvedContextBlocks,
-} from "./types.js";
+import type { CheckpointConfirmationRequest, CheckpointContext, EvalContext } from "./types.js";
 
 /** Checkpoint budgets in effect (cra-checkpoint-system.md "Checkpoint Budgets"). */
 export interface CheckpointBudget {

@@ -3,7 +3,7 @@ import { fuzzyFind, prepareFuzzyInput } from "../keywords/fuzzy.js";
 import { createKeywordMatcher } from "../keywords/keyword-matcher.js";
 import { cachedSafeRegex, regexSubject } from "../keywords/match-keywords.js";
 import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
-import type { KeywordRuleHit } from "./types.js";
+import type { KeywordRuleHit } from "./rule-hits.js";
 
 /** One keyword pattern of an atlas or plugin (`id` tracks it when it fires at most once per session). */
 export interface KeywordRule {

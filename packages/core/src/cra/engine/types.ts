@@ -10,11 +10,12 @@ import {
   type CheckpointEvent,
   CheckpointPolicyDecision,
 } from "../contracts.js";
-import type { KeywordMatch, KeywordMatchMode } from "../keywords/types.js";
+import type { KeywordMatchMode } from "../keywords/types.js";
 import type { RiskTier } from "../risk.js";
 import type { CheckpointSessionState } from "../session.js";
 import type { CheckpointEventType } from "../types.js";
 import type { CRAClient } from "./cra-client.js";
+import type { KeywordRuleHit, ResolvedContextBlocks } from "./rule-hits.js";
 
 /**
  * `SessionState` of cra-checkpoint-system.md: the session as it stands, with the spec's `id` (the
@@ -73,19 +74,6 @@ export interface CheckpointTrigger {
   readonly priority: number;
   readonly condition: TriggerCondition;
   readonly events: readonly CheckpointEventType[];
-}
-
-/** A keyword rule that matched: its id (what "fires once per session"), keywords and contexts. */
-export interface KeywordRuleHit {
-  readonly ruleId: string;
-  readonly matches: readonly KeywordMatch[];
-  readonly contextIds: readonly string[];
-}
-
-/** Context blocks looked up by id: the ones found (in request order) and the ids that are unknown. */
-export interface ResolvedContextBlocks {
-  readonly blocks: readonly AtlasContextBlock[];
-  readonly missing: readonly string[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ModeDecision } from "../contracts/mode-decision.js";
-import { findMissingSections, hasSection } from "../driver-blocks/sections.js";
+import { findMissingSections, hasSection } from "./sections.js";
 
 /**
  * Rigor rules the linter applies from the ModeDecision (the same rules are rendered into the prompt,
