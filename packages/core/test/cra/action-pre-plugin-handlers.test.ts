@@ -1,5 +1,6 @@
-import { type CheckpointHandler, createCheckpointEngine, createManualClock } from "@solserver/core";
+import { createCheckpointEngine, createManualClock } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { CheckpointHandler } from "../../src/cra/engine/types.js";
 
 // The spec's External Integrations handler, answering from a fixed validation.
 const externalValidation = (approved: boolean, calls: string[]): CheckpointHandler => ({

@@ -1,6 +1,6 @@
-import { checkpointCacheKey, createCheckpointCaches, createManualClock } from "@solserver/core";
+import { createManualClock } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { createTtlCache } from "../../src/cra/cache.js";
+import { checkpointCacheKey, createCheckpointCaches, createTtlCache } from "../../src/cra/cache.js";
 
 describe("TTL caches", () => {
   it("expires entries after their TTL on the injected clock", () => {

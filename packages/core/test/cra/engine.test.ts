@@ -1,5 +1,4 @@
 import {
-  type AtlasContextBlock,
   type AtlasInput,
   createCheckpointEngine,
   createManualClock,
@@ -7,6 +6,7 @@ import {
   toTraceEventDraft,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { AtlasContextBlock } from "../../src/cra/atlas/schema.js";
 import { specAtlas } from "./fixtures.js";
 
 const blocks = (...ids: string[]) => ids.map((id) => ({ context_id: id, name: id, content: `<${id}>` }));

@@ -1,7 +1,6 @@
 import {
   CheckpointEvaluation,
   type CheckpointEvent,
-  compileSafeRegex,
   createCheckpointEngine,
   createManualClock,
   matchKeywords,
@@ -10,6 +9,7 @@ import {
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compileSafeRegex } from "../../src/cra/regex/safe-regex.js";
 
 const MODES = ["any", "all", "phrase", "regex", "fuzzy"] as const;
 const TIERS = ["low", "medium", "high", "critical"] as const;

@@ -1,5 +1,6 @@
-import { type CheckpointPlugin, createCheckpointEngine, createManualClock } from "@solserver/core";
+import { createCheckpointEngine, createManualClock } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { CheckpointPlugin } from "../../src/cra/engine/types.js";
 
 const atlas = {
   checkpoint_config: {

@@ -1,10 +1,6 @@
-import {
-  type CheckpointPlugin,
-  createCheckpointEngine,
-  createManualClock,
-  matchKeywords,
-} from "@solserver/core";
+import { createCheckpointEngine, createManualClock, matchKeywords } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { CheckpointPlugin } from "../../src/cra/engine/types.js";
 import { specAtlas } from "./fixtures.js";
 
 const newEngine = (plugins: CheckpointPlugin[] = []) =>

@@ -1,10 +1,7 @@
-import {
-  type CheckpointPlugin,
-  createCheckpointEngine,
-  createCheckpointRegistry,
-  createManualClock,
-} from "@solserver/core";
+import { createCheckpointEngine, createManualClock } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { createCheckpointRegistry } from "../../src/cra/engine/registry.js";
+import type { CheckpointPlugin } from "../../src/cra/engine/types.js";
 import { specAtlas } from "./fixtures.js";
 
 const newEngine = (plugins: CheckpointPlugin[] = [], atlas = specAtlas()) =>

@@ -1,12 +1,8 @@
-import {
-  detectRiskTier,
-  isRiskAtLeast,
-  matchesWildcard,
-  RISK_TIER_PATTERNS,
-  riskTierRank,
-} from "@solserver/core";
+import { detectRiskTier } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isRiskAtLeast, RISK_TIER_PATTERNS, riskTierRank } from "../../src/cra/risk.js";
+import { matchesWildcard } from "../../src/cra/wildcard.js";
 
 describe("detectRiskTier", () => {
   it("classifies the spec's examples", () => {

@@ -1,6 +1,6 @@
-import { compileSafeRegex, SAFE_REGEX_LIMITS, type SafeRegex } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compileSafeRegex, SAFE_REGEX_LIMITS, type SafeRegex } from "../../src/cra/regex/safe-regex.js";
 
 const compile = (source: string, ignoreCase = false): SafeRegex => {
   const r = compileSafeRegex(source, { ignoreCase });

@@ -1,14 +1,8 @@
-import {
-  type CheckpointHandler,
-  type CheckpointResult,
-  type ContextCache,
-  type CRAClient,
-  createCheckpointEngine,
-  createManualClock,
-  type PolicyDecision,
-  type SessionState,
-} from "@solserver/core";
+import { createCheckpointEngine, createManualClock, type PolicyDecision } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { ContextCache } from "../../src/cra/cache.js";
+import type { CRAClient } from "../../src/cra/engine/cra-client.js";
+import type { CheckpointHandler, CheckpointResult, SessionState } from "../../src/cra/engine/types.js";
 import { specAtlas } from "./fixtures.js";
 
 // The spec's Session Start Handler, as written (CheckpointContext.client, ctx.session.intent).

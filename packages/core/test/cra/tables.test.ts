@@ -1,3 +1,7 @@
+import { CheckpointEvaluateRequest } from "@solserver/core";
+import { describe, expect, it } from "vitest";
+import { KEYWORD_MATCH_MODES } from "../../src/cra/keywords/types.js";
+import { RISK_TIERS } from "../../src/cra/risk.js";
 import {
   BUILTIN_CHECKPOINT_TYPES,
   CHECKPOINT_EXTRA_TRACE_EVENT_TYPES,
@@ -5,12 +9,8 @@ import {
   CHECKPOINT_PRIORITY_TABLE,
   CHECKPOINT_TRACE_EVENT_TYPES,
   CHECKPOINT_TRACE_EVENTS,
-  CheckpointEvaluateRequest,
   CONTEXT_INJECT_MODES,
-  KEYWORD_MATCH_MODES,
-  RISK_TIERS,
-} from "@solserver/core";
-import { describe, expect, it } from "vitest";
+} from "../../src/cra/types.js";
 
 describe("spec tables", () => {
   it("lists the ten built-in checkpoint types", () => {

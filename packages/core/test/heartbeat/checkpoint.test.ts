@@ -1,14 +1,12 @@
+import { buildCheckpointCapsule, createCheckpointPolicy, isSolError } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
-  buildCheckpointCapsule,
   type CheckpointInput,
-  createCheckpointPolicy,
   DEFAULT_CHECKPOINT_POLICY_OPTIONS,
   decideCheckpointNeeded,
   detectReanchorRequest,
-  isSolError,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/heartbeat/decide.js";
 import { memento, modeDecision, rigor } from "../fixtures/turn-fixtures.js";
 
 const quiet: CheckpointInput = {
