@@ -1,16 +1,11 @@
-import {
-  AFFECT_LABELS,
-  AFFECT_WINDOW_MS,
-  type AffectPoint,
-  affectPhase,
-  appendAffectPoint,
-  intensityBucket,
-  MAX_AFFECT_POINTS,
-  normalizeModelAffect,
-  ThreadMementoAffect,
-} from "@solserver/core";
+import { type AffectPoint, normalizeModelAffect } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { appendAffectPoint } from "../src/affect/append.js";
+import { intensityBucket } from "../src/affect/buckets.js";
+import { AFFECT_LABELS, AFFECT_WINDOW_MS, MAX_AFFECT_POINTS } from "../src/affect/constants.js";
+import { affectPhase } from "../src/affect/phase.js";
+import { ThreadMementoAffect } from "../src/contracts/affect.js";
 import { FIXTURE_NOW_MS } from "./fixtures/valid-memento.js";
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });

@@ -1,16 +1,10 @@
-import {
-  AFFECT_LABELS,
-  AFFECT_WINDOW_MS,
-  type AffectPoint,
-  affectPhase,
-  appendAffectPoint,
-  confidenceBucket,
-  intensityBucket,
-  MAX_AFFECT_POINTS,
-  normalizeModelAffect,
-  type ThreadMementoAffect,
-} from "@solserver/core";
+import { type AffectPoint, normalizeModelAffect } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { appendAffectPoint } from "../src/affect/append.js";
+import { confidenceBucket, intensityBucket } from "../src/affect/buckets.js";
+import { AFFECT_LABELS, AFFECT_WINDOW_MS, MAX_AFFECT_POINTS } from "../src/affect/constants.js";
+import { affectPhase } from "../src/affect/phase.js";
+import type { ThreadMementoAffect } from "../src/contracts/affect.js";
 import { FIXTURE_NOW, FIXTURE_NOW_MS, validAffectPoint } from "./fixtures/valid-memento.js";
 
 const MIN = 60_000;

@@ -1,16 +1,18 @@
 import {
-  ACK_TOKENS,
   type BreakpointDecision,
-  type BreakpointSignalKind,
   decideBreakpointAction,
   extractBreakpointSignalKinds,
   isAckOnlyMessage,
-  MUST_SIGNAL_KINDS,
-  SHOULD_SIGNAL_KINDS,
   shouldFreezeSummaryAtPeak,
   ThreadMementoSignalKind,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { ACK_TOKENS } from "../src/breakpoint/ack.js";
+import {
+  type BreakpointSignalKind,
+  MUST_SIGNAL_KINDS,
+  SHOULD_SIGNAL_KINDS,
+} from "../src/breakpoint/signal-kinds.js";
 import { validPacketInput } from "./fixtures/valid-contracts.js";
 import { validMemento, validSignalItem } from "./fixtures/valid-memento.js";
 

@@ -1,15 +1,17 @@
 import {
-  ACK_TOKENS,
-  type BreakpointSignalKind,
   decideBreakpointAction,
   isAckOnlyMessage,
-  MUST_SIGNAL_KINDS,
-  SHOULD_SIGNAL_KINDS,
   shouldFreezeSummaryAtPeak,
   ThreadMementoSignalKind,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ACK_TOKENS } from "../src/breakpoint/ack.js";
+import {
+  type BreakpointSignalKind,
+  MUST_SIGNAL_KINDS,
+  SHOULD_SIGNAL_KINDS,
+} from "../src/breakpoint/signal-kinds.js";
 
 const kindArb = fc.constantFrom<BreakpointSignalKind>(...ThreadMementoSignalKind.options);
 const mustKindArb = fc.constantFrom(...MUST_SIGNAL_KINDS);

@@ -1,10 +1,6 @@
-import {
-  bootstrapThreadMementoShape,
-  defaultMementoShape,
-  shouldFreezeSummaryAtPeak,
-  type ThreadMementoShape,
-} from "@solserver/core";
+import { shouldFreezeSummaryAtPeak, type ThreadMementoShape } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { bootstrapThreadMementoShape, defaultMementoShape } from "../src/memento/shape.js";
 import { mementoAt, validMemento } from "./fixtures/valid-memento.js";
 
 // breakpoint-engine.md, "Summary Freeze Application":

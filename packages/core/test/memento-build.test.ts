@@ -1,15 +1,14 @@
 import {
-  type BuildNextMementoArgs,
   buildNextMemento,
   decideBreakpointAction,
-  defaultMementoShape,
   extractBreakpointSignalKinds,
-  type NextMemento,
   resolveBaselineMemento,
   ThreadMementoV02,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { BuildNextMementoArgs, NextMemento } from "../src/memento/build.js";
+import { defaultMementoShape } from "../src/memento/shape.js";
 import { validPacketInput } from "./fixtures/valid-contracts.js";
 import {
   FIXTURE_NOW,

@@ -1,13 +1,12 @@
 import {
-  defaultMementoShape,
-  MEMENTO_PERSIST_EVERY_TURNS,
-  mergeMementoShape,
   resolveBaselineMemento,
   shouldPersistMemento,
   signalItemsFromEnvelope,
   type ThreadMementoShape,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { MEMENTO_PERSIST_EVERY_TURNS } from "../src/memento/persist-policy.js";
+import { defaultMementoShape, mergeMementoShape } from "../src/memento/shape.js";
 import { validMemento } from "./fixtures/valid-memento.js";
 
 const proposed: ThreadMementoShape = {

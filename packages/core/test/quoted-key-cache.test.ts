@@ -1,6 +1,6 @@
 import { canonicalJson } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { createQuotedKeyCache } from "../src/quoted-key-cache.js";
+import { createQuotedKeyCache } from "../src/hash/quoted-key-cache.js";
 
 describe("the quoted-key cache of canonicalJson", () => {
   it("never keeps a key longer than maxKeyLength, however many arrive", () => {

@@ -1,12 +1,7 @@
-import {
-  createRouter,
-  DEFAULT_MODE_PACK,
-  isSolError,
-  parseModePack,
-  parseRouterConfig,
-  type RouterConfigInput,
-} from "@solserver/core";
+import { createRouter, isSolError, parseModePack, type RouterConfigInput } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { parseRouterConfig } from "../src/router/config.js";
+import { DEFAULT_MODE_PACK } from "../src/router/default-pack.js";
 
 const base: RouterConfigInput = { defaultMode: "a", modes: [{ label: "a" }, { label: "b" }] };
 

@@ -1,6 +1,7 @@
-import { createDefaultRouter, DEFAULT_MODE_PACK } from "@solserver/core";
+import { createDefaultRouter } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { evaluateRouter, readDefaultPackEval } from "../../../scripts/default-pack-eval.mjs";
+import { DEFAULT_MODE_PACK } from "../src/router/default-pack.js";
 import { canonicalPhrase } from "../src/router/text.js";
 
 const router = createDefaultRouter();

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
-import { createDefaultRouter, DEFAULT_MODE_PACK, parseModePack } from "@solserver/core";
+import { createDefaultRouter, parseModePack } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_MODE_PACK } from "../src/router/default-pack.js";
 
 const router = createDefaultRouter();
 

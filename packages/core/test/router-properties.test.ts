@@ -1,6 +1,7 @@
-import { createRouter, ModeDecision, parseSelectorReply } from "@solserver/core";
+import { createRouter, ModeDecision } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseSelectorReply } from "../src/router/selector.js";
 import { SMALL_PACK } from "./router-fixtures.js";
 
 const router = createRouter(SMALL_PACK);

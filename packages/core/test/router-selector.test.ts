@@ -1,11 +1,10 @@
+import { createRouter, ModeDecision } from "@solserver/core";
+import { describe, expect, it } from "vitest";
 import {
   buildSelectorPrompt,
-  createRouter,
-  ModeDecision,
   parseSelectorReply,
   SELECTOR_DEFAULT_CONFIDENCE,
-} from "@solserver/core";
-import { describe, expect, it } from "vitest";
+} from "../src/router/selector.js";
 import { SMALL_PACK } from "./router-fixtures.js";
 
 const router = createRouter(SMALL_PACK);

@@ -1,10 +1,7 @@
-import {
-  createRouter,
-  DEFAULT_ROUTER_CONFIDENCE_THRESHOLD,
-  ModeDecision,
-  ROUTER_VERSION,
-} from "@solserver/core";
+import { createRouter, ModeDecision } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_ROUTER_CONFIDENCE_THRESHOLD } from "../src/router/config.js";
+import { ROUTER_VERSION } from "../src/router/version.js";
 import { SMALL_PACK } from "./router-fixtures.js";
 
 const router = createRouter(SMALL_PACK);

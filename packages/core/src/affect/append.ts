@@ -1,6 +1,6 @@
 import { type AffectPoint, ThreadMementoAffect } from "../contracts/affect.js";
 import { fail, ok, type Result } from "../result.js";
-import { issuesFromZod } from "../zod-issues.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import { intensityBucket } from "./buckets.js";
 import { AFFECT_WINDOW_MS, MAX_AFFECT_POINTS } from "./constants.js";
 import { affectPhase } from "./phase.js";

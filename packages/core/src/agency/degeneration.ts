@@ -1,5 +1,5 @@
-import { isSpaceCode } from "../unicode-space.js";
-import { isLineBreak } from "./text-chars.js";
+import { isLineBreak } from "../text/chars.js";
+import { isSpaceCode } from "../text/unicode-space.js";
 
 /** Longest word-level repeat unit looked for ("the cat and the cat and the cat and"). */
 export const MAX_REPEAT_PERIOD_WORDS = 12;

@@ -1,4 +1,4 @@
-import { foldAccentsLower } from "./fold-accents.js";
+import { foldAccentsLower } from "../text/accent-fold.js";
 
 /** Lowercases one goal part and joins its words with underscores; "" when nothing is left. */
 function canonicalPart(part: string): string {

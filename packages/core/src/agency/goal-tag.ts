@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { fail, type Issue, ok, type Result } from "../result.js";
-import { foldAccentsLower } from "./fold-accents.js";
+import { foldAccentsLower } from "../text/accent-fold.js";
+import { isHorizontalSpace, isLineBreak } from "../text/chars.js";
 import { CanonicalAction, MANAGEMENT_ACTIONS, normalizeGoalAction } from "./goal-actions.js";
 import { stripInlineIntent } from "./intent.js";
 import { TextBuffer } from "./text-buffer.js";
-import { isHorizontalSpace, isLineBreak } from "./text-chars.js";
 
 /** The closing `]` must come within this many characters of the inner start of a tag. */
 export const GOAL_TAG_MAX_INNER = 100;

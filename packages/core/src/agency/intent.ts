@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { isHorizontalSpace, isWordChar, lineStartBefore } from "../text/chars.js";
 import { allowlist } from "./allowlist.js";
 import { TextBuffer } from "./text-buffer.js";
-import { isHorizontalSpace, isWordChar, lineStartBefore } from "./text-chars.js";
 
 /** The fixed allowlist of intent labels; anything else parses to `intent: null` (fail-closed). */
 export const VALID_INTENTS = allowlist([

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { SolError } from "../errors.js";
 import type { IdGenerator } from "../ports/clock.js";
 import { fail, ok, type Result } from "../result.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import { Task, TaskMetadata, TaskOrigin, TaskParameters } from "./task.js";
 import { type ProjectMetadataOptions, projectIncomingMetadata } from "./task-metadata.js";
-import { toIssues } from "./zod-issues.js";
 
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_TASK_PRIORITY = 0.5;
@@ -46,7 +46,7 @@ const SILENT_PROJECTION: ProjectMetadataOptions = {
  */
 export function buildNewTask(input: unknown, options: BuildTaskOptions): Result<Task> {
   const parsed = NewTaskInput.safeParse(input);
-  if (!parsed.success) return fail(...toIssues(parsed.error));
+  if (!parsed.success) return fail(...issuesFromZod(parsed.error));
   const data = parsed.data;
   const projected = projectIncomingMetadata(data.metadata, options.projection ?? SILENT_PROJECTION);
   const candidate = {
@@ -71,7 +71,7 @@ export function buildNewTask(input: unknown, options: BuildTaskOptions): Result<
     },
   };
   const task = Task.safeParse(candidate);
-  return task.success ? ok(task.data) : fail(...toIssues(task.error));
+  return task.success ? ok(task.data) : fail(...issuesFromZod(task.error));
 }
 
 export type OriginInput = Omit<TaskOrigin, "stampedAtMs">;
@@ -84,7 +84,7 @@ export function finalizeNewTask(task: Task, origin: OriginInput, options: { read
   if (task.metadata.origin !== undefined) return task;
   const stamped = TaskOrigin.safeParse({ ...origin, stampedAtMs: options.nowMs });
   if (!stamped.success) {
-    throw new SolError("invalid_input", "invalid task origin", { details: toIssues(stamped.error) });
+    throw new SolError("invalid_input", "invalid task origin", { details: issuesFromZod(stamped.error) });
   }
   return { ...task, metadata: { ...task.metadata, origin: stamped.data } };
 }

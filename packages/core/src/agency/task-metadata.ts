@@ -1,7 +1,7 @@
 import type { Issue, Result } from "../result.js";
 import { fail, ok } from "../result.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import { type Task, TaskMetadata } from "./task.js";
-import { toIssues } from "./zod-issues.js";
 
 /**
  * Incoming metadata keys that survive `buildNewTask()`; everything else is dropped. Adding a
@@ -148,7 +148,6 @@ export function applyMetadataPatch(
   }
   merged.updatedAt = options.nowMs;
   const parsed = TaskMetadata.safeParse(merged);
-  if (!parsed.success)
-    return fail(...toIssues(parsed.error).map((i) => ({ ...i, path: ["metadata", ...(i.path ?? [])] })));
+  if (!parsed.success) return fail(...issuesFromZod(parsed.error, ["metadata"]));
   return ok({ ...task, metadata: parsed.data });
 }

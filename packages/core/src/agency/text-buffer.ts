@@ -1,4 +1,4 @@
-import { isHorizontalSpace, isLineBreak, mayJoinDirectly } from "./text-chars.js";
+import { isHorizontalSpace, isLineBreak, mayJoinDirectly } from "../text/chars.js";
 
 /**
  * Output text built from chunks, with cheap truncation back to an earlier length. The scanners

@@ -1,4 +1,4 @@
-import { isHorizontalSpace, isLineBreak, lineEndAt } from "./text-chars.js";
+import { isHorizontalSpace, isLineBreak, lineEndAt } from "../text/chars.js";
 
 /** Opening words of instructions the agency prompts send; a line starting with one is a leak. */
 export const SYSTEM_PROMPT_LEAK_PREFIXES: readonly string[] = [

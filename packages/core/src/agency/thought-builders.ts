@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { IdGenerator } from "../ports/clock.js";
 import { fail, ok, type Result } from "../result.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import {
   acceptConvertEligibleFromBody,
   deriveConvertEligible,
@@ -16,7 +17,6 @@ import {
   type Thought,
   type ThoughtMetadata,
 } from "./thought.js";
-import { toIssues } from "./zod-issues.js";
 
 /** Body of `POST /v1/thoughts`. Only `convertEligible` may steer the pipeline, and only in dev. */
 export const ThoughtRequestBody = z
@@ -109,7 +109,7 @@ export interface RequestThoughtOptions {
  */
 export function createThoughtFromRequest(body: unknown, options: RequestThoughtOptions): Result<Thought> {
   const parsed = ThoughtRequestBody.safeParse(body);
-  if (!parsed.success) return fail(...toIssues(parsed.error));
+  if (!parsed.success) return fail(...issuesFromZod(parsed.error));
   const data = parsed.data;
   const sanitized = sanitizeLLMOutput(data.text);
   const injected = acceptConvertEligibleFromBody(data, options);

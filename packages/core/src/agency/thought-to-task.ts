@@ -1,6 +1,7 @@
 import { SolError } from "../errors.js";
 import type { IdGenerator } from "../ports/clock.js";
 import type { Issue } from "../result.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import type { CanonicalAction } from "./goal-actions.js";
 import { canonicalGoalKey } from "./goal-key.js";
 import { extractGoalTag, type GoalTagFailReason } from "./goal-tag.js";
@@ -8,7 +9,6 @@ import type { Task } from "./task.js";
 import { buildNewTask, finalizeNewTask } from "./task-factory.js";
 import { findSuppressingTask, STUCK_TIMEOUT_MS, taskAgeMs, taskGoalKey } from "./task-liveness.js";
 import { Thought } from "./thought.js";
-import { toIssues } from "./zod-issues.js";
 
 /** Goal actions that become tasks, and the task type each becomes. Others are unroutable. */
 export const ACTION_TO_TASK_TYPE: Readonly<Partial<Record<CanonicalAction, string>>> = Object.freeze({
@@ -107,7 +107,7 @@ export function convertThoughtToTask(input: unknown, options: ConvertOptions): C
     throw new SolError("invalid_input", "tasks must be an array and nowMs a number");
   }
   const parsed = Thought.safeParse(input);
-  if (!parsed.success) return { decision: "invalid_thought", issues: toIssues(parsed.error) };
+  if (!parsed.success) return { decision: "invalid_thought", issues: issuesFromZod(parsed.error) };
   const thought = parsed.data;
   const thoughtId = thought.id;
   if (thought.convertEligible !== true) return { decision: "blocked_not_eligible", thoughtId };

@@ -1,4 +1,4 @@
-import { lineStartBefore } from "./text-chars.js";
+import { lineStartBefore } from "../text/chars.js";
 
 /** A trailing fragment of at most this many words after the last sentence counts as cut off. */
 export const FRAGMENT_MAX_WORDS = 3;

@@ -1,13 +1,62 @@
-export * from "./action.js";
-export * from "./affect.js";
-export * from "./chat-response.js";
-export * from "./driver-block.js";
-export * from "./envelope.js";
-export * from "./executed-records.js";
-export * from "./memento.js";
-export * from "./mode-decision.js";
-export * from "./packet.js";
-export * from "./prompt-profile.js";
-export * from "./signals.js";
-export * from "./trace.js";
-export * from "./transmission.js";
+export {
+  ActionError,
+  ActionNeeded,
+  ActionReceipt,
+  ActionStatus,
+  ActionView,
+  DeferActionResult,
+  ExecuteActionInput,
+  ExecuteActionResult,
+} from "./action.js";
+export { AffectPhase, AffectPoint, AffectRollup, IntensityBucket, ThreadMementoAffect } from "./affect.js";
+export {
+  BreakpointDecisionSchema,
+  ChatResponse,
+  CustomToolCall,
+  ErrorBody,
+  FunctionToolCall,
+  ToolCall,
+  TruncatedFinishReason,
+  Violation,
+} from "./chat-response.js";
+export type { DriverBlockInput } from "./driver-block.js";
+export {
+  ActionExpectation,
+  DriverBlock,
+  DriverBlockOutputContract,
+  DriverBlockRef,
+  DriverBlockValidators,
+  DriverBlockVersion,
+  Enforcement,
+} from "./driver-block.js";
+export {
+  EnvelopeActionNeeded,
+  EnvelopeAffectSignal,
+  EnvelopeShape,
+  EnvelopeSignal,
+  MAX_ACTION_PAYLOAD_DEPTH,
+  ModelOutputEnvelope,
+} from "./envelope.js";
+export { CalendarEventList, CalendarEventView, ReminderList, ReminderView } from "./executed-records.js";
+export type { ThreadMementoV02Input } from "./memento.js";
+export { MEMENTO_VERSION, ThreadMementoShape, ThreadMementoV02 } from "./memento.js";
+export { ModeDecision, RigorConfig, RoutingStep } from "./mode-decision.js";
+export type { PacketInputBody } from "./packet.js";
+export {
+  Budgets,
+  isWholeThreadMemento,
+  PacketContext,
+  PacketInput,
+  PartialThreadMemento,
+  PinnedContextRef,
+} from "./packet.js";
+export { PromptModule, PromptModuleKind, PromptProfile } from "./prompt-profile.js";
+export {
+  ConfidenceBucket,
+  ThreadMementoSignalItem,
+  ThreadMementoSignalKind,
+  ThreadMementoSignals,
+} from "./signals.js";
+export type { TraceEventDraft } from "./trace.js";
+export { TraceActor, TraceEvent, TraceStatus } from "./trace.js";
+export { DeliveryAttempt, DeliveryAttemptStatus, Transmission, TransmissionStatus } from "./transmission.js";

@@ -7,6 +7,7 @@ import type {
   CompiledPolicy,
   CompiledValidator,
 } from "../driver-blocks/policy-types.js";
+import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
 import { hasSection } from "../driver-blocks/sections.js";
 import {
   findAuthorityLaundering,
@@ -14,7 +15,6 @@ import {
   findModeSwitch,
   findUnsourcedAuthority,
 } from "./governance.js";
-import { activeRigorRules } from "./rigor-rules.js";
 
 /** Every violation code the linter emits. */
 export const LINT_CODES = Object.freeze({

@@ -1,6 +1,6 @@
 import type { DriverBlock } from "../contracts/driver-block.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import { fail, ok, type Result } from "../result.js";
-import { deepFreeze } from "./deep-freeze.js";
 import { type CompiledPattern, compilePattern, expandSlashAlternatives } from "./patterns.js";
 import type {
   ActionRequirement,

@@ -1,5 +1,5 @@
-import { type AhoCorasick, buildAhoCorasick } from "../checkpoints/keywords/aho-corasick.js";
 import { fail, type Issue, ok, type Result } from "../result.js";
+import { type AhoCorasick, buildAhoCorasick } from "../text/aho-corasick.js";
 
 /**
  * Plain-text validator patterns. Precise semantics:

@@ -6,10 +6,10 @@ import {
   type DriverBlockVersion,
 } from "../contracts/driver-block.js";
 import { SolError } from "../errors.js";
-import { utf8ByteLength } from "../prompt/sha256.js";
+import { utf8ByteLength } from "../hash/sha256.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import { fail, ok, type Result } from "../result.js";
 import { compileSelectedBlocks, type SelectedBlock } from "./compile.js";
-import { deepFreeze } from "./deep-freeze.js";
 import type { CompiledPolicy, PolicyIssue, SkippedBlock } from "./policy-types.js";
 import { BASELINE_DRIVER_BLOCK_REFS, SYSTEM_DRIVER_BLOCKS } from "./system-blocks.js";
 

@@ -1,8 +1,8 @@
 import type { ModeDecision } from "../contracts/mode-decision.js";
-import { activeRigorRules } from "../drift/rigor-rules.js";
 import type { LlmRequestHints } from "../ports/llm-provider.js";
 import { expandSlashAlternatives } from "./patterns.js";
 import type { CompiledPolicy } from "./policy-types.js";
+import { activeRigorRules } from "./rigor-rules.js";
 
 type MutableHints = {
   requiredPhrases?: string[];

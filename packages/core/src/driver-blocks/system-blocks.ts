@@ -1,6 +1,6 @@
 import type { DriverBlock, DriverBlockRef } from "../contracts/driver-block.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import { CLAIMED_ACTION_PATTERNS } from "./claimed-actions.js";
-import { deepFreeze } from "./deep-freeze.js";
 
 /**
  * The shipped system Driver Blocks. Baseline blocks (BASELINE_DRIVER_BLOCK_REFS) apply on every turn

@@ -5,7 +5,7 @@ import type { AffectPoint, ThreadMementoAffect } from "../contracts/affect.js";
 import { MEMENTO_VERSION, type ThreadMementoShape, ThreadMementoV02 } from "../contracts/memento.js";
 import type { ThreadMementoSignalItem, ThreadMementoSignals } from "../contracts/signals.js";
 import { fail, ok, type Result } from "../result.js";
-import { issuesFromZod } from "../zod-issues.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import { mergeMementoShape, sameMementoShape } from "./shape.js";
 import { sameSignalItems } from "./signals.js";
 

@@ -1,5 +1,16 @@
-export * from "./baseline.js";
-export * from "./build.js";
-export * from "./persist-policy.js";
-export * from "./shape.js";
-export * from "./signals.js";
+export type { BaselineMemento, BaselineMementoSource, ResolveBaselineArgs } from "./baseline.js";
+export { resolveBaselineMemento } from "./baseline.js";
+export type { BuildNextMementoArgs, MementoChanges, NextMemento } from "./build.js";
+export { buildNextMemento, MAX_SIGNAL_ITEMS, mementoChanges } from "./build.js";
+export type { PersistMementoArgs } from "./persist-policy.js";
+export { MEMENTO_PERSIST_EVERY_TURNS, shouldPersistMemento } from "./persist-policy.js";
+export type { MergeMementoShapeArgs, RebaseMementoShapeArgs } from "./shape.js";
+export {
+  bootstrapThreadMementoShape,
+  defaultMementoShape,
+  mementoShapeOf,
+  mergeMementoShape,
+  rebaseMementoShape,
+  sameMementoShape,
+} from "./shape.js";
+export { sameSignalItems, signalItemsFromEnvelope } from "./signals.js";

@@ -1,5 +1,5 @@
-import { canonicalJson } from "../canonical-json.js";
-import { sha256Hex } from "../prompt/sha256.js";
+import { canonicalJson } from "../hash/canonical-json.js";
+import { sha256Hex } from "../hash/sha256.js";
 
 /**
  * Canonical JSON of a value: JSON.stringify semantics (toJSON honoured, undefined and functions

@@ -1,13 +1,13 @@
 import type { ThreadMementoV02 } from "../contracts/memento.js";
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import type { Budgets } from "../contracts/packet.js";
-import { activeRigorRules } from "../drift/rigor-rules.js";
 import type { AppliedBlock, CompiledPolicy } from "../driver-blocks/policy-types.js";
+import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
+import { sha256Hex } from "../hash/sha256.js";
 import type { LlmMessage, LlmRole } from "../ports/llm-provider.js";
 import { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
 import type { MountedLaw } from "./law-registry.js";
 import { renderMementoSummary } from "./memento-summary.js";
-import { sha256Hex } from "./sha256.js";
 
 /** Messages of the bounded conversation window when the caller does not say. */
 export const DEFAULT_WINDOW_SIZE = 12;

@@ -1,7 +1,9 @@
-export * from "./assemble.js";
-export * from "./default-law.js";
-export * from "./envelope-instructions.js";
-export * from "./law-registry.js";
-export * from "./memento-summary.js";
-export * from "./parse-output.js";
-export * from "./sha256.js";
+export type { AssembledPrompt, AssemblePromptInput, WindowMessage } from "./assemble.js";
+export { assemblePrompt, DEFAULT_WINDOW_SIZE, hashPromptMessages, renderRuntimeDeltas } from "./assemble.js";
+export { DEFAULT_MOUNTED_LAW } from "./default-law.js";
+export { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
+export type { LawRegistry, MountedLaw } from "./law-registry.js";
+export { compareLawVersions, createLawRegistry, mountLaw } from "./law-registry.js";
+export { MEMENTO_LIST_LIMIT, renderMementoSummary } from "./memento-summary.js";
+export type { ModelOutputParse, ParsedModelOutput } from "./parse-output.js";
+export { parseModelOutput } from "./parse-output.js";

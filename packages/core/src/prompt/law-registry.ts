@@ -1,7 +1,7 @@
 import { PromptModule } from "../contracts/prompt-profile.js";
-import { deepFreeze } from "../driver-blocks/deep-freeze.js";
+import { sha256Hex } from "../hash/sha256.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import { fail, type Issue, ok, type Result } from "../result.js";
-import { sha256Hex } from "./sha256.js";
 
 /** A prompt module mounted for use: its content hash makes a prompt reproducible from a trace. */
 export interface MountedLaw {

@@ -1,4 +1,3 @@
-import { cutText } from "../checkpoints/text/clip.js";
 import {
   EnvelopeActionNeeded,
   EnvelopeAffectSignal,
@@ -6,6 +5,7 @@ import {
   EnvelopeSignal,
   ModelOutputEnvelope,
 } from "../contracts/envelope.js";
+import { cutText } from "../text/clip.js";
 
 /**
  * How the envelope was obtained: the whole text, a JSON object found inside it, a repaired object,

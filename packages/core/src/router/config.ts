@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { RigorConfig } from "../contracts/mode-decision.js";
 import { fail, ok, type Result } from "../result.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import { canonicalPhrase } from "./text.js";
-import { zodIssues } from "./zod-issues.js";
 
 /** Default confidence below which the selector is called: 0.7 keeps ~70%+ precision on what step 1 decides. */
 export const DEFAULT_ROUTER_CONFIDENCE_THRESHOLD = 0.7;
@@ -104,7 +104,7 @@ export type RouterThread = z.infer<typeof RouterThread>;
 /** Validates a router config object (already parsed JSON). */
 export function parseRouterConfig(json: unknown): Result<RouterConfig> {
   const parsed = RouterConfig.safeParse(json);
-  return parsed.success ? ok(parsed.data) : fail(...zodIssues(parsed.error));
+  return parsed.success ? ok(parsed.data) : fail(...issuesFromZod(parsed.error, [], "drop"));
 }
 
 /** Parses a mode pack from JSON text (the server reads the file; core does no I/O). */

@@ -1,7 +1,7 @@
 import { SolError } from "../errors.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import { parseRouterConfig, type RouterConfig } from "./config.js";
 import defaultModes from "./default-modes.json" with { type: "json" };
-import { deepFreeze } from "./freeze.js";
 import { createRouter, type Router } from "./router.js";
 
 function loadDefaultPack(): RouterConfig {

@@ -1,5 +1,6 @@
+import { finalizeHash, hashInSpace, hashPair, hashStart, hashStep } from "../hash/spaced-hash.js";
 import { type CueName, detectCues } from "./cues.js";
-import { FeatureSpace, finalizeHash, hashPair, hashStart, hashStep, hashString } from "./hashing.js";
+import { FeatureSpace } from "./feature-space.js";
 import { conceptsOf } from "./ontology.js";
 import type { TermHit, TermIndex } from "./term-index.js";
 import { featureToken, normalizeText, tokenize } from "./text.js";
@@ -46,7 +47,7 @@ export function extractFeatures(text: string, terms: TermIndex, options: Feature
   const conceptSet = new Set<string>();
   for (const raw of tokens) {
     const token = featureToken(raw);
-    const wordHash = hashString(FeatureSpace.word, token);
+    const wordHash = hashInSpace(FeatureSpace.word, token);
     add(wordHash);
     if (options.bigrams && previous !== -1) add(hashPair(FeatureSpace.bigram, previous, wordHash));
     previous = wordHash;
@@ -54,14 +55,14 @@ export function extractFeatures(text: string, terms: TermIndex, options: Feature
     if (options.concepts) for (const concept of conceptsOf(token)) conceptSet.add(concept);
   }
   const concepts = [...conceptSet];
-  for (const concept of concepts) add(hashString(FeatureSpace.concept, concept));
+  for (const concept of concepts) add(hashInSpace(FeatureSpace.concept, concept));
   const cues = options.cues ? detectCues(normalized) : [];
-  for (const cue of cues) add(hashString(FeatureSpace.cue, cue));
+  for (const cue of cues) add(hashInSpace(FeatureSpace.cue, cue));
   const hits = terms.find(tokens, normalized);
   for (const hit of hits) {
     if (hit.kind === "callWord") continue;
     const space = hit.kind === "phrase" ? FeatureSpace.phrase : FeatureSpace.keyword;
-    add(hashString(space, String(hit.modeIndex)));
+    add(hashInSpace(space, String(hit.modeIndex)));
   }
   return { counts, tokens, normalized, cues, concepts, hits };
 }

@@ -1,4 +1,4 @@
-import { seededRandom, shuffleInPlace } from "./prng.js";
+import { seededRandom, shuffleInPlace } from "../random/seeded-prng.js";
 import type { WeightedVector } from "./vectorizer.js";
 
 /** Multinomial logistic regression weights, feature-major so scoring reads one contiguous row per feature. */

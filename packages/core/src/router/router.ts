@@ -1,6 +1,8 @@
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import { SolError } from "../errors.js";
+import { deepFreeze } from "../immutable/deep-freeze.js";
 import type { LlmMessage } from "../ports/llm-provider.js";
+import { issuesFromZod } from "../validation/zod-issues.js";
 import type { CalibrationStep } from "./calibration.js";
 import {
   DEFAULT_ROUTER_CONFIDENCE_THRESHOLD,
@@ -12,7 +14,6 @@ import {
 } from "./config.js";
 import { makeDecision } from "./decision.js";
 import { DEFAULT_FEATURE_OPTIONS } from "./features.js";
-import { deepFreeze } from "./freeze.js";
 import { fitLexicalClassifier, type TrainingText } from "./lexical-classifier.js";
 import { DEFAULT_SOFTMAX_OPTIONS } from "./linear-model.js";
 import { compileOverrides, type Override } from "./overrides.js";
@@ -21,7 +22,6 @@ import { decideStepOne, type RouteCandidate, type StepOneContext } from "./step-
 import { buildTermIndex, type Term, type TermHit } from "./term-index.js";
 import { normalizeText, tokenize } from "./text.js";
 import { type ClassifierTuning, resolveTuning } from "./tuning.js";
-import { zodIssues } from "./zod-issues.js";
 
 export interface RouteInput {
   readonly message: string;
@@ -152,7 +152,7 @@ function readInput(input: RouteInput | string): RouteInput {
   const thread = RouterThread.safeParse(rawThread);
   if (!thread.success) {
     throw new SolError("invalid_input", "invalid thread metadata", {
-      details: { issues: zodIssues(thread.error) },
+      details: { issues: issuesFromZod(thread.error, [], "drop") },
     });
   }
   return { message, thread: thread.data };

@@ -1,5 +1,5 @@
-// Combining marks left behind by NFKD; removing them folds "café" into "cafe".
-const COMBINING_MARKS = /[\u0300-\u036f]/g;
+import { stripAccentsLower } from "../text/accent-fold.js";
+
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 const APOSTROPHES = /['’]/g;
 const DIGITS_ONLY = /^\p{N}+$/u;
@@ -7,9 +7,12 @@ const DIGITS_ONLY = /^\p{N}+$/u;
 /** The token standing for any all-digit word in model features, so "3" and "250" share evidence. */
 export const NUMBER_TOKEN = "0";
 
-/** Lowercases and strips accents so matching ignores case and diacritics. */
+/**
+ * The router's normal form: lowercased, accents stripped. Letters Unicode does not decompose (ø, ß)
+ * stay as they are, because the shipped model's features were fitted on exactly this form.
+ */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKD").replace(COMBINING_MARKS, "").toLowerCase();
+  return stripAccentsLower(text);
 }
 
 /** Splits normalized text into word tokens; apostrophes are dropped ("don't" -> "dont"). */

@@ -1,5 +1,6 @@
-import { CANONICAL_ACTIONS, CanonicalAction, IntentLabel, VALID_INTENTS } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { CANONICAL_ACTIONS, CanonicalAction } from "../../src/agency/goal-actions.js";
+import { IntentLabel, VALID_INTENTS } from "../../src/agency/intent.js";
 
 describe("the agency allowlists (CANONICAL_ACTIONS, VALID_INTENTS)", () => {
   it("read as a set and as a list alike", () => {

@@ -1,13 +1,8 @@
-import {
-  acceptConvertEligibleFromBody,
-  buildGoalTagV1,
-  convertThoughtToTask,
-  createLlmThought,
-  createThoughtFromRequest,
-  deriveConvertEligible,
-  Thought,
-} from "@solserver/core";
+import { convertThoughtToTask, createThoughtFromRequest, Thought } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { acceptConvertEligibleFromBody, deriveConvertEligible } from "../../src/agency/convert-eligible.js";
+import { buildGoalTagV1 } from "../../src/agency/goal-tag.js";
+import { createLlmThought } from "../../src/agency/thought-builders.js";
 import { counterIds } from "./fixtures.js";
 
 const goal = (() => {

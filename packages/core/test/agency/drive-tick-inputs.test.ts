@@ -1,5 +1,6 @@
-import { DRIVE_TICK_INTERVAL_MS, type DriveTickInput, decideDriveTick, isSolError } from "@solserver/core";
+import { DRIVE_TICK_INTERVAL_MS, decideDriveTick, isSolError } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { DriveTickInput } from "../../src/agency/drive-tick.js";
 import { taskWithGoal } from "./fixtures.js";
 
 const NOW = 1_700_000_000_000;

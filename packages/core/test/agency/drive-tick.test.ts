@@ -5,14 +5,14 @@ import {
   type DriveWorld,
   decideDriveTick,
   extractGoalTag,
-  isNightApproaching,
-  isStuckTask,
   STUCK_TIMEOUT_MS,
   selectDrive,
   Thought,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { isNightApproaching } from "../../src/agency/drive-tick.js";
+import { isStuckTask } from "../../src/agency/task-liveness.js";
 import { counterIds, taskWithGoal } from "./fixtures.js";
 
 const NOW = 1_700_000_000_000;

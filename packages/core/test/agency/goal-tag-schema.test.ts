@@ -1,6 +1,7 @@
-import { extractGoalTag, GOAL_TAG_MAX_INNER, GoalTagV1, sanitizeLLMOutput, Thought } from "@solserver/core";
+import { extractGoalTag, sanitizeLLMOutput, Thought } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { GOAL_TAG_MAX_INNER, GoalTagV1 } from "../../src/agency/goal-tag.js";
 
 // Compatibility characters expand under NFKD folding ("ﬃ" -> "ffi", "㎒" -> "mhz"), so a tag that
 // fits the 100-character scan can fold to a longer target. Such a goal broke the Thought contract

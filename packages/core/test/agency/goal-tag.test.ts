@@ -1,17 +1,14 @@
+import { canonicalGoalKey, extractGoalTag } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   ACTION_NORMALIZE_MAP,
-  buildGoalTagV1,
   CANONICAL_ACTIONS,
-  canonicalGoalKey,
-  extractGoalTag,
-  GOAL_TAG_MAX_INNER,
-  GoalTagV1,
   isCanonicalAction,
   NORMALIZE_MAP_VERSION,
   normalizeGoalAction,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/agency/goal-actions.js";
+import { buildGoalTagV1, GOAL_TAG_MAX_INNER, GoalTagV1 } from "../../src/agency/goal-tag.js";
 
 describe("extractGoalTag", () => {
   it("parses action, target and a bare amount and strips the tag", () => {

@@ -1,6 +1,7 @@
-import { extractIntent, stripInlineIntent, VALID_INTENTS } from "@solserver/core";
+import { extractIntent } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { stripInlineIntent, VALID_INTENTS } from "../../src/agency/intent.js";
 
 describe("extractIntent", () => {
   it("pass 1: INTENT as the last non-empty line is compliant (final_line) and stripped", () => {

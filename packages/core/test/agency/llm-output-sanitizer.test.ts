@@ -1,6 +1,7 @@
-import { extractGoalTag, GOAL_TAG_MAX_INNER, sanitizeLLMOutput } from "@solserver/core";
+import { extractGoalTag, sanitizeLLMOutput } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { GOAL_TAG_MAX_INNER } from "../../src/agency/goal-tag.js";
 
 /** A complete goal tag as the parser defines it. */
 const GOAL_TAG = new RegExp(`\\[goal:[^\\[\\]\\n\\r\\u2028\\u2029]{0,${GOAL_TAG_MAX_INNER}}\\]`, "i");

@@ -1,16 +1,15 @@
 import {
-  buildGoalTagV1,
   convertThoughtToTask,
   createRecordingState,
   hasSimilarRecent,
-  isSimilarThought,
-  LOW_NOVELTY_BROADCAST_EVERY,
   type RecordingState,
   recordThought,
   type Thought,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { buildGoalTagV1 } from "../../src/agency/goal-tag.js";
+import { isSimilarThought, LOW_NOVELTY_BROADCAST_EVERY } from "../../src/agency/recording.js";
 import { counterIds } from "./fixtures.js";
 
 const goal = (() => {

@@ -1,13 +1,12 @@
+import { stripTrailingGarbage, truncateDegeneration } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   normalizeWhitespace,
   stripCodeFences,
   stripSystemPromptLeaks,
-  stripTrailingGarbage,
   stripWrappingQuotes,
-  truncateDegeneration,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/agency/text-steps.js";
 
 const idempotent = (step: (s: string) => string) =>
   fc.assert(

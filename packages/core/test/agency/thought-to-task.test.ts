@@ -1,10 +1,6 @@
 import {
-  ACTION_TO_TASK_TYPE,
-  buildGoalTagV1,
-  CANONICAL_ACTIONS,
   type ConversionDecision,
   convertThoughtToTask,
-  DEFAULT_GOAL_AMOUNTS,
   isSolError,
   STUCK_TIMEOUT_MS,
   Task,
@@ -12,6 +8,9 @@ import {
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CANONICAL_ACTIONS } from "../../src/agency/goal-actions.js";
+import { buildGoalTagV1 } from "../../src/agency/goal-tag.js";
+import { ACTION_TO_TASK_TYPE, DEFAULT_GOAL_AMOUNTS } from "../../src/agency/thought-to-task.js";
 import { counterIds, taskWithGoal } from "./fixtures.js";
 
 const NOW = 1_700_000_000_000;

@@ -1,10 +1,10 @@
+import { AffectPoint } from "@solserver/core";
 import {
   AffectPhase,
-  AffectPoint,
   AffectRollup,
   IntensityBucket,
   ThreadMementoAffect,
-} from "@solserver/core";
+} from "../../src/contracts/affect.js";
 import { validAffectPoint } from "../fixtures/valid-memento.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
 

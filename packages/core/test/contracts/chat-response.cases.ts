@@ -1,5 +1,4 @@
 import {
-  BreakpointDecisionSchema,
   ChatResponse,
   CustomToolCall,
   ErrorBody,
@@ -8,6 +7,7 @@ import {
   TruncatedFinishReason,
   Violation,
 } from "@solserver/core";
+import { BreakpointDecisionSchema } from "../../src/contracts/chat-response.js";
 import { validChatResponse } from "../fixtures/valid-contracts.js";
 import { bad, type ContractCase, missing, str, unknownKey } from "./helpers.js";
 

@@ -1,12 +1,12 @@
+import { DriverBlock } from "@solserver/core";
 import {
   ActionExpectation,
-  DriverBlock,
   DriverBlockOutputContract,
   DriverBlockRef,
   DriverBlockValidators,
   DriverBlockVersion,
   Enforcement,
-} from "@solserver/core";
+} from "../../src/contracts/driver-block.js";
 import { validDriverBlock } from "../fixtures/valid-contracts.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
 

@@ -1,4 +1,5 @@
-import { ModeDecision, RigorConfig, RoutingStep } from "@solserver/core";
+import { ModeDecision } from "@solserver/core";
+import { RigorConfig, RoutingStep } from "../../src/contracts/mode-decision.js";
 import { validModeDecision } from "../fixtures/valid-contracts.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
 

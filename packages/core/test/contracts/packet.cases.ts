@@ -1,4 +1,10 @@
-import { Budgets, PacketContext, PacketInput, PartialThreadMemento, PinnedContextRef } from "@solserver/core";
+import { PacketInput } from "@solserver/core";
+import {
+  Budgets,
+  PacketContext,
+  PartialThreadMemento,
+  PinnedContextRef,
+} from "../../src/contracts/packet.js";
 import { validPacketInput } from "../fixtures/valid-contracts.js";
 import { validMemento } from "../fixtures/valid-memento.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";

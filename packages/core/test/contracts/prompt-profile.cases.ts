@@ -1,4 +1,4 @@
-import { PromptModule, PromptModuleKind, PromptProfile } from "@solserver/core";
+import { PromptModule, PromptModuleKind, PromptProfile } from "../../src/contracts/prompt-profile.js";
 import { validPromptProfile } from "../fixtures/valid-contracts.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
 

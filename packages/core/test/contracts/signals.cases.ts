@@ -1,9 +1,5 @@
-import {
-  ConfidenceBucket,
-  ThreadMementoSignalItem,
-  ThreadMementoSignalKind,
-  ThreadMementoSignals,
-} from "@solserver/core";
+import { ThreadMementoSignalItem, ThreadMementoSignalKind, ThreadMementoSignals } from "@solserver/core";
+import { ConfidenceBucket } from "../../src/contracts/signals.js";
 import { validSignalItem } from "../fixtures/valid-memento.js";
 import { bad, type ContractCase, many, missing, str, unknownKey } from "./helpers.js";
 

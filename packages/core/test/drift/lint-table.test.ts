@@ -1,12 +1,12 @@
 import {
   createPolicyEngine,
   type DriverBlockInput,
-  type DriverBlockRef,
   lintOutput,
   type ModeDecision,
   type ModelOutputEnvelope,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import type { DriverBlockRef } from "../../src/contracts/driver-block.js";
 import { modeDecision, rigor } from "../fixtures/turn-fixtures.js";
 
 interface Row {

@@ -1,17 +1,17 @@
 import {
   buildPatchDirectives,
-  compileDriverBlocks,
   createPolicyEngine,
   DriverBlock,
-  KNOWN_RIGOR_GATES,
-  LINT_CODES,
   type LintResult,
   lintOutput,
-  MAX_PATCH_DIRECTIVES,
   type Violation,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { LINT_CODES } from "../../src/drift/lint.js";
+import { MAX_PATCH_DIRECTIVES } from "../../src/drift/patch-directives.js";
+import { compileDriverBlocks } from "../../src/driver-blocks/compile.js";
+import { KNOWN_RIGOR_GATES } from "../../src/driver-blocks/rigor-rules.js";
 import { modeDecision, rigor } from "../fixtures/turn-fixtures.js";
 
 const engine = createPolicyEngine();

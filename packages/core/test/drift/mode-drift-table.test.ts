@@ -1,5 +1,7 @@
-import { createPolicyEngine, findModeSwitch, lintOutput, normalizeForMatch } from "@solserver/core";
+import { createPolicyEngine, lintOutput } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { findModeSwitch } from "../../src/drift/governance.js";
+import { normalizeForMatch } from "../../src/driver-blocks/patterns.js";
 import { modeDecision } from "../fixtures/turn-fixtures.js";
 
 interface Row {

@@ -1,15 +1,17 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   AUTHORITY_LAUNDERING_PATTERNS,
+  findAuthorityLaundering,
+  UNSOURCED_AUTHORITY_PATTERNS,
+} from "../../src/drift/governance.js";
+import {
   type CompiledPattern,
   compilePattern,
   createPatternScanner,
-  findAuthorityLaundering,
   matchNormalized,
   normalizeForMatch,
-  UNSOURCED_AUTHORITY_PATTERNS,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/driver-blocks/patterns.js";
 
 function compileAll(sources: readonly string[]): CompiledPattern[] {
   return sources.flatMap((source) => {

@@ -1,5 +1,5 @@
-import { textMatches } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { textMatches } from "../../src/driver-blocks/patterns.js";
 
 // Word edges are decided by characters, not UTF-16 code units: a letter outside the BMP (two code
 // units, such as 𝒶 or 𠀀) next to a match is a letter like any other.

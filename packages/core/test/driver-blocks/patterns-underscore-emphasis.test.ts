@@ -1,11 +1,6 @@
-import {
-  createDefaultRouter,
-  createPolicyEngine,
-  lintOutput,
-  normalizeForMatch,
-  textMatches,
-} from "@solserver/core";
+import { createDefaultRouter, createPolicyEngine, lintOutput } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { normalizeForMatch, textMatches } from "../../src/driver-blocks/patterns.js";
 
 // Markdown emphasis is removed before matching: `_word_` and `__word__` are emphasis as much as
 // `*word*`, so they must not hide a phrase from a validator. An underscore inside a word stays.

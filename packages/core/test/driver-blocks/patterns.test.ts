@@ -1,3 +1,5 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   compilePattern,
   expandSlashAlternatives,
@@ -5,9 +7,7 @@ import {
   matchPattern,
   normalizeForMatch,
   textMatches,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/driver-blocks/patterns.js";
 
 describe("slash alternatives", () => {
   it("replace the word the slash is attached to", () => {

@@ -1,18 +1,18 @@
 import {
-  BASELINE_DRIVER_BLOCK_REFS,
-  compileDriverBlocks,
   createPolicyEngine,
-  DEFAULT_POLICY_LIMITS,
   DriverBlock,
   type DriverBlockInput,
   isSolError,
   PacketInput,
-  type PolicyIssue,
   policyHints,
   SYSTEM_DRIVER_BLOCKS,
   validateSystemBlocks,
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { compileDriverBlocks } from "../../src/driver-blocks/compile.js";
+import { DEFAULT_POLICY_LIMITS } from "../../src/driver-blocks/policy-engine.js";
+import type { PolicyIssue } from "../../src/driver-blocks/policy-types.js";
+import { BASELINE_DRIVER_BLOCK_REFS } from "../../src/driver-blocks/system-blocks.js";
 import { modeDecision, rigor } from "../fixtures/turn-fixtures.js";
 
 const userBlock = (id: string, extra: Partial<DriverBlockInput> = {}): DriverBlockInput => ({

@@ -1,5 +1,7 @@
-import { compileDriverBlocks, DriverBlock, hasSection, sectionLabel } from "@solserver/core";
+import { DriverBlock } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { compileDriverBlocks } from "../../src/driver-blocks/compile.js";
+import { hasSection, sectionLabel } from "../../src/driver-blocks/sections.js";
 
 // A line's markdown markers and its colon are not part of the section name it carries, so a name
 // written with them ("## Summary", "**Facts**", "Facts:") names the same section and can be met.

@@ -1,5 +1,5 @@
-import { findMissingSections, hasSection } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { findMissingSections, hasSection } from "../../src/driver-blocks/sections.js";
 
 describe("required sections", () => {
   it.each([

@@ -1,6 +1,7 @@
-import { canonicalPayloadJson, hashActionPayload, sha256Hex } from "@solserver/core";
+import { hashActionPayload, sha256Hex } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalPayloadJson } from "../../src/permission-gate/payload-hash.js";
 
 function shuffleKeys(value: unknown, seed: number): unknown {
   if (Array.isArray(value)) return value.map((item, i) => shuffleKeys(item, seed + i));

@@ -1,10 +1,9 @@
+import { decideProposal, userAsksForAction } from "@solserver/core";
+import { describe, expect, it } from "vitest";
 import {
-  decideProposal,
   type IdenticalAction,
   PROPOSAL_BLOCKING_STATUSES,
-  userAsksForAction,
-} from "@solserver/core";
-import { describe, expect, it } from "vitest";
+} from "../../src/permission-gate/proposal-dedup.js";
 
 const earlier = (
   status: IdenticalAction["status"],

@@ -1,14 +1,13 @@
+import { ActionStatus, transitionAction } from "@solserver/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
 import {
   ACTION_TRANSITIONS,
   ActionEvent,
-  ActionStatus,
   APPROVABLE_ACTION_STATUSES,
   applyActionEvents,
   isTerminalActionStatus,
-  transitionAction,
-} from "@solserver/core";
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+} from "../../src/permission-gate/state-machine.js";
 
 const statusArb = fc.constantFrom(...ActionStatus.options);
 const eventArb = fc.constantFrom(...ActionEvent.options);

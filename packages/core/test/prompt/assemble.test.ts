@@ -5,16 +5,15 @@ import {
   createLawRegistry,
   createPolicyEngine,
   DEFAULT_MOUNTED_LAW,
-  DEFAULT_WINDOW_SIZE,
-  ENVELOPE_INSTRUCTIONS,
-  hashPromptMessages,
-  mountLaw,
-  renderMementoSummary,
   sha256Hex,
   type WindowMessage,
 } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_WINDOW_SIZE, hashPromptMessages } from "../../src/prompt/assemble.js";
+import { ENVELOPE_INSTRUCTIONS } from "../../src/prompt/envelope-instructions.js";
+import { mountLaw } from "../../src/prompt/law-registry.js";
+import { renderMementoSummary } from "../../src/prompt/memento-summary.js";
 import { memento, modeDecision, rigor } from "../fixtures/turn-fixtures.js";
 
 const law = mountLaw(DEFAULT_MOUNTED_LAW);

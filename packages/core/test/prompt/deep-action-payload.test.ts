@@ -1,5 +1,6 @@
-import { hashActionPayload, MAX_ACTION_PAYLOAD_DEPTH, parseModelOutput } from "@solserver/core";
+import { hashActionPayload, parseModelOutput } from "@solserver/core";
 import { describe, expect, it } from "vitest";
+import { MAX_ACTION_PAYLOAD_DEPTH } from "../../src/contracts/envelope.js";
 
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 const action = (payload: string, label = "Send") =>

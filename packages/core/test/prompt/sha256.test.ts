@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { sha256Hex, utf8ByteLength, utf8Encode } from "@solserver/core";
+import { sha256Hex } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { utf8ByteLength, utf8Encode } from "../../src/hash/sha256.js";
 
 describe("sha256Hex (pure TypeScript)", () => {
   it("matches the FIPS 180-2 test vectors", () => {

@@ -1,2 +1,0 @@
-export * from "./capsule.js";
-export * from "./decide.js";

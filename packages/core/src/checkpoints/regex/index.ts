@@ -1,2 +1,0 @@
-export type { SafeRegexSearch } from "./pike-vm.js";
-export * from "./safe-regex.js";

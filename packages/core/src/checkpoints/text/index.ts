@@ -1,4 +1,0 @@
-export * from "./clip.js";
-export * from "./fold.js";
-export * from "./hash.js";
-export * from "./words.js";

@@ -1,0 +1,6 @@
+export { canonicalJson, canonicalJsonOrMarker } from "./canonical-json.js";
+export type { QuotedKeyCache, QuotedKeyCacheOptions } from "./quoted-key-cache.js";
+export { createQuotedKeyCache } from "./quoted-key-cache.js";
+export { sha256, sha256Hex, utf8ByteLength, utf8Encode } from "./sha256.js";
+export { finalizeHash, hashInSpace, hashPair, hashStart, hashStep } from "./spaced-hash.js";
+export { hashString } from "./string-hash.js";
