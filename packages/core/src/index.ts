@@ -1,14 +1,7 @@
 // The public surface: what api.md §5 names and what the other packages import. Everything else
 // in core is internal; core's own tests reach it by relative path.
 export { normalizeModelAffect } from "./affect/index.js";
-export type {
-  AddTaskOptions,
-  ConversionDecision,
-  RecordingState,
-  RecordOutcome,
-  TaskPage,
-  TaskStorePort,
-} from "./agency/index.js";
+export type { ConversionDecision, RecordingState, RecordOutcome } from "./agency/index.js";
 export {
   AGENCY_COUNTER_NAMES,
   AgencyCounters,
@@ -164,12 +157,24 @@ export {
 export type {
   AbortSignalLike,
   ActionExecutionContext,
+  ActionExecutionRecord,
   ActionExecutor,
+  ActionPatch,
+  ActionSource,
+  ActionStore,
+  AddTaskOptions,
+  AgencyStore,
+  CalendarEventRecord,
+  CalendarStore,
+  CheckpointSessionStore,
+  CheckpointSessionWrite,
+  CheckpointSessionWriteResult,
   ClaimTransmissionInput,
   ClaimTransmissionResult,
   Clock,
   CommitTurnInput,
   CommitTurnResult,
+  ExecutionOutcome,
   ExecutionSignal,
   IdGenerator,
   LlmCallPurpose,
@@ -184,12 +189,22 @@ export type {
   MementoStore,
   MementoWriteResult,
   MessageStore,
+  NewAction,
+  ReminderRecord,
+  ReminderStore,
   ResponseStore,
   SolStore,
+  StoredAction,
+  StoredActionExpectation,
+  StoredCheckpointSession,
   StoredMemento,
   StoredMessage,
   StoredResponse,
+  TaskPage,
+  TaskStore,
   TenantId,
+  ThoughtEntry,
+  ThoughtStore,
   ThreadStats,
   TracePage,
   TraceStore,
@@ -198,7 +213,7 @@ export type {
   TurnDrift,
   TurnStatsUpdate,
 } from "./ports/index.js";
-export { createManualClock } from "./ports/index.js";
+export { createManualClock, createMemoryCalendarStore, createMemoryReminderStore } from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";
