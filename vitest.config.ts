@@ -13,6 +13,7 @@ export default defineConfig({
       "@solserver/core": src("core"),
       "@solserver/client": src("client"),
       "@solserver/server": src("server"),
+      "@solserver/harness": src("harness"),
     },
   },
   test: {

@@ -9,7 +9,7 @@
 // SolServer and Portkey each run in their own child process; their RSS is sampled from /proc during the run
 // and their CPU time per request is read from /proc (robust on a busy machine, where req/s is not).
 // With --rounds N the three paths are measured N times in turn and the median row of each is reported.
-// Imports the BUILT server (run `npm run bench:gateway`, which builds first).
+// Imports the BUILT server and harness (run `npm run bench:gateway`, which builds first).
 //   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
 //                                  [--upstream-delay-ms 0] [--floor] [--json]
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
@@ -25,6 +25,7 @@ import { cpuCount, loadAverage, readCpuMs, readThreadCpuMs, sampleRss, threadSpl
 const here = fileURLToPath(import.meta.url);
 const repo = resolve(dirname(here), "..");
 const serverDist = join(repo, "packages/server/dist/index.js");
+const harnessDist = join(repo, "packages/harness/dist/index.js");
 const args = process.argv.slice(2);
 const role = argValue("--role");
 
@@ -54,7 +55,7 @@ function announce(url) {
 }
 
 if (role === "upstream") {
-  const { startScriptedUpstream, echoEnvelope } = await import(serverDist);
+  const { startScriptedUpstream, echoEnvelope } = await import(harnessDist);
   const delayMs = numberArg("--upstream-delay-ms", 0);
   const upstream = await startScriptedUpstream({
     host: "127.0.0.1",
@@ -131,11 +132,15 @@ if (role === "upstream") {
 // ---------------------------------------------------------------- orchestration
 
 async function main() {
-  if (!existsSync(serverDist)) throw new Error(`${serverDist} is missing: run \`npm run build\` first`);
+  for (const dist of [serverDist, harnessDist]) {
+    if (!existsSync(dist)) throw new Error(`${dist} is missing: run \`npm run build\` first`);
+  }
   const require = createRequire(join(repo, "packages/server/package.json"));
   const autocannon = require("autocannon");
+  // The gateway is the harness's dev dependency, so it is resolved from there.
+  const harnessRequire = createRequire(join(repo, "packages/harness/package.json"));
   const portkeyBin = join(
-    dirname(require.resolve("@portkey-ai/gateway/package.json")),
+    dirname(harnessRequire.resolve("@portkey-ai/gateway/package.json")),
     "build/start-server.js",
   );
   const opts = {

@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { parseSoakArgs, runSoak } = await import(join(repo, "packages/server/dist/soak/index.js"));
+const { parseSoakArgs, runSoak } = await import(join(repo, "packages/harness/dist/index.js"));
 
 const parsed = parseSoakArgs(process.argv.slice(2));
 if (!parsed.ok) {

@@ -1,7 +1,7 @@
 export * from "./actions/index.js";
 export * from "./agency/index.js";
-export * from "./checkpoints/index.js";
 export * from "./config/index.js";
+export * from "./cra/index.js";
 export * from "./http/app.js";
 export * from "./http/app-deps.js";
 export * from "./http/error-mapping.js";
@@ -9,5 +9,4 @@ export * from "./orchestrator/index.js";
 export * from "./providers/index.js";
 export * from "./server.js";
 export * from "./store/index.js";
-export * from "./testing/index.js";
 export * from "./version.js";

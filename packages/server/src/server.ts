@@ -27,6 +27,7 @@ import {
   type IntervalTimers,
   startCounterLog,
 } from "./agency/index.js";
+import type { SolConfig } from "./config/index.js";
 import {
   type CheckpointService,
   type ConfirmationRequiredHook,
@@ -36,8 +37,7 @@ import {
   createGateConfirmationHook,
   createTraceGrantFinder,
   loadAtlas,
-} from "./checkpoints/index.js";
-import type { SolConfig } from "./config/index.js";
+} from "./cra/index.js";
 import { buildApp } from "./http/app.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";

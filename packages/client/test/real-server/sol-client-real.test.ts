@@ -1,6 +1,6 @@
 import type { ThreadMementoV02 } from "@solserver/core";
+import { startScriptedUpstream } from "@solserver/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedUpstream } from "../../../server/src/index.js";
 import { SolClient, SolClientError } from "../../src/index.js";
 import { startTestServer, type TestServer } from "../support/real-server.js";
 

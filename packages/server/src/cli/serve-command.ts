@@ -1,5 +1,5 @@
-import { undefinedContextIds } from "../checkpoints/load-atlas.js";
 import { loadConfig, readConfigFile } from "../config/index.js";
+import { undefinedContextIds } from "../cra/load-atlas.js";
 import { createSolServer } from "../server.js";
 
 export interface ServeFlags {

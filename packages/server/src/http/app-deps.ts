@@ -1,8 +1,8 @@
 import type { LlmProvider, SolStore } from "@solserver/core";
 import type { ActionGate } from "../actions/index.js";
 import type { AgencyService } from "../agency/index.js";
-import type { CheckpointService } from "../checkpoints/index.js";
 import type { SolConfig } from "../config/index.js";
+import type { CheckpointService } from "../cra/index.js";
 import type { TurnService } from "../orchestrator/turn-service.js";
 import type { CalendarStore, ReminderStore } from "../store/index.js";
 

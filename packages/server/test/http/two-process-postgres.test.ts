@@ -1,12 +1,12 @@
 import type { SolStore } from "@solserver/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   echoEnvelope,
-  openStore,
   type RecordedRequest,
   type ScriptedUpstream,
   startScriptedUpstream,
-} from "../../src/index.js";
+} from "@solserver/harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/index.js";
 import { ensureServerBuilt, type ServeProcess, startServeProcess } from "../support/built-cli.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
 

@@ -1,6 +1,7 @@
 import { SolError } from "@solserver/core";
+import { startScriptedUpstream } from "@solserver/harness";
 import { describe, expect, it } from "vitest";
-import { createProvider, startScriptedUpstream } from "../../src/index.js";
+import { createProvider } from "../../src/index.js";
 import { bodyAt, mainRequest, parseEnvelope } from "./helpers.js";
 
 const thrown = (fn: () => unknown): SolError => {

@@ -1,10 +1,6 @@
+import { type ScriptedUpstream, startScriptedUpstream } from "@solserver/harness";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  createNodeHttpFetch,
-  readSseData,
-  type ScriptedUpstream,
-  startScriptedUpstream,
-} from "../../src/index.js";
+import { createNodeHttpFetch, readSseData } from "../../src/index.js";
 import { createNodeHttpTransport } from "../../src/providers/openai/node-http-fetch.js";
 
 let upstream: ScriptedUpstream;

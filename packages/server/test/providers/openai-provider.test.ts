@@ -1,6 +1,7 @@
 import { createManualClock, SolError } from "@solserver/core";
+import { startScriptedUpstream } from "@solserver/harness";
 import { describe, expect, it } from "vitest";
-import { createOpenAiProvider, startScriptedUpstream } from "../../src/index.js";
+import { createOpenAiProvider } from "../../src/index.js";
 import { bodyAt, caught, mainRequest, parseEnvelope } from "./helpers.js";
 import { useUpstream } from "./upstream-fixture.js";
 

@@ -1,10 +1,6 @@
+import { type ScriptedUpstream, startScriptedUpstream } from "@solserver/harness";
 import { afterEach, beforeEach } from "vitest";
-import {
-  createOpenAiProvider,
-  type OpenAiProviderOptions,
-  type ScriptedUpstream,
-  startScriptedUpstream,
-} from "../../src/index.js";
+import { createOpenAiProvider, type OpenAiProviderOptions } from "../../src/index.js";
 
 /** A fresh scripted upstream per test plus a provider factory that never really sleeps. */
 export function useUpstream() {

@@ -1,12 +1,12 @@
 import type { ThreadMementoV02 } from "@solserver/core";
 import {
-  createOpenAiProvider,
   echoEnvelope,
   type RecordedRequest,
   type ScriptedUpstream,
   type ScriptStep,
   startScriptedUpstream,
-} from "../../src/index.js";
+} from "@solserver/harness";
+import { createOpenAiProvider } from "../../src/index.js";
 
 /** True for the router's mode-selector calls (as opposed to main and regeneration calls). */
 export function isSelectorRequest(req: RecordedRequest): boolean {

@@ -14,7 +14,7 @@ import {
   createCheckpointService,
   loadAtlas,
   threadSessionId,
-} from "../../src/checkpoints/index.js";
+} from "../../src/cra/index.js";
 import { TraceBuffer } from "../../src/orchestrator/index.js";
 import { type CheckpointSessionStore, openStore, type SqlSolStore } from "../../src/store/index.js";
 import { EXAMPLE_ATLAS_PATH } from "../support/atlas.js";

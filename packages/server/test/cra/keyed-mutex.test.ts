@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createKeyedMutex } from "../../src/checkpoints/index.js";
+import { createKeyedMutex } from "../../src/cra/index.js";
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

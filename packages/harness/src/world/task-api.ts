@@ -1,5 +1,5 @@
 import { isSolError, SolError, type Task, type TaskStatus } from "@solserver/core";
-import type { AgencyService } from "../agency/index.js";
+import type { AgencyService } from "@solserver/server";
 
 /** What an executor needs from the task store: list, claim, progress, complete, fail. */
 export interface ExecutorTaskApi {

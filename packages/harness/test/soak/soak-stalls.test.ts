@@ -1,7 +1,7 @@
 import { buildNewTask, type Task, type TaskStatus, type Thought } from "@solserver/core";
+import type { ThoughtEntry } from "@solserver/server";
 import { describe, expect, it } from "vitest";
 import { classifyStalls, formatStalls, type StallEvidence } from "../../src/soak/index.js";
-import type { ThoughtEntry } from "../../src/store/index.js";
 
 const T0 = 1_000_000;
 const MIN = 60_000;

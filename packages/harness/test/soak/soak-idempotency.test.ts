@@ -1,6 +1,6 @@
 import { buildNewTask, createAgencyCounters, type Task } from "@solserver/core";
+import { createAgencyEvents } from "@solserver/server";
 import { describe, expect, it, vi } from "vitest";
-import { createAgencyEvents } from "../../src/agency/index.js";
 import { evaluateSoak, observeAgency, type SoakEvidence } from "../../src/soak/index.js";
 
 // The pipeline's own predicate is what a soak must catch when it breaks: here it never suppresses.

@@ -1,6 +1,13 @@
+import {
+  type AgencyService,
+  createAgencyService,
+  createAgencyStore,
+  openStore,
+  type SqlSolStore,
+  type TaskEvent,
+} from "@solserver/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { type AgencyService, createAgencyService, type TaskEvent } from "../../src/agency/index.js";
-import { createAgencyStore, openStore, type SqlSolStore } from "../../src/store/index.js";
+import { startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
 import {
   createExecutor,
   createHttpTaskApi,
@@ -9,7 +16,6 @@ import {
   ignoreFirstTaskWhere,
   type SimulatedWorld,
 } from "../../src/world/index.js";
-import { startTestServer, type TestServer } from "../support/test-server.js";
 
 const CALM = { health: 20, food: 20, hostiles: 0, gameMode: "survival", timeOfDay: 1000, inventory: {} };
 const cleanup: (() => Promise<void>)[] = [];

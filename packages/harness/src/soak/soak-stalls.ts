@@ -1,5 +1,5 @@
 import type { Task } from "@solserver/core";
-import type { ThoughtEntry } from "../store/index.js";
+import type { ThoughtEntry } from "@solserver/server";
 import { SPEC_STUCK_TIMEOUT_MS } from "./spec-rules.js";
 
 /** The stall classes of the agency contract §7.3, with its names. */

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCheckpointEngine, createManualClock, isSolError, type SolError } from "@solserver/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_ATLAS, loadAtlas } from "../../src/checkpoints/index.js";
-import { undefinedContextIds } from "../../src/checkpoints/load-atlas.js";
 import { runServe } from "../../src/cli/serve-command.js";
+import { DEFAULT_ATLAS, loadAtlas } from "../../src/cra/index.js";
+import { undefinedContextIds } from "../../src/cra/load-atlas.js";
 import { createSolServer, loadConfig } from "../../src/index.js";
 import { EXAMPLE_ATLAS_PATH } from "../support/atlas.js";
 

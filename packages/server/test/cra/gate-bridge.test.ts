@@ -13,7 +13,7 @@ import {
   createGateConfirmationHook,
   createTraceGrantFinder,
   loadAtlas,
-} from "../../src/checkpoints/index.js";
+} from "../../src/cra/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { EXAMPLE_ATLAS_PATH } from "../support/atlas.js";
 

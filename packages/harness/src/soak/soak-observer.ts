@@ -1,5 +1,5 @@
 import type { Clock, Task } from "@solserver/core";
-import type { AgencyEvents, DriveTickEvent, TaskEvent, ThoughtBroadcast } from "../agency/index.js";
+import type { AgencyEvents, DriveTickEvent, TaskEvent, ThoughtBroadcast } from "@solserver/server";
 import { findSpecHolder, soakGoalOf } from "./spec-rules.js";
 
 export interface ObservedFire {

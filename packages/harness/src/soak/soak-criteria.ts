@@ -1,5 +1,5 @@
 import { AGENCY_COUNTER_NAMES, type AgencyCounters, type Task } from "@solserver/core";
-import type { ThoughtEntry } from "../store/index.js";
+import type { ThoughtEntry } from "@solserver/server";
 import type { ObservedFire, ObservedTick } from "./soak-observer.js";
 import {
   holdsGoalPerSpec,
