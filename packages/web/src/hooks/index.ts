@@ -1,5 +1,5 @@
-export * from "./app-context.js";
-export * from "./use-chip.js";
-export * from "./use-dialog-focus.js";
-export * from "./use-subscription.js";
-export * from "./use-thread.js";
+export { type AppEnv, AppEnvContext, useAppEnv } from "./app-context.js";
+export { useChip } from "./use-chip.js";
+export { useDialogFocus } from "./use-dialog-focus.js";
+export { useSubscription } from "./use-subscription.js";
+export { type ThreadItem, useThread } from "./use-thread.js";

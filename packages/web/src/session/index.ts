@@ -1,6 +1,6 @@
-export * from "./action-runner.js";
-export * from "./activity-tracker.js";
-export * from "./arrival-watch.js";
-export * from "./chip-store.js";
-export * from "./reconnect-watch.js";
-export * from "./sol-session.js";
+export { type ActionApi, ActionRunner, type ActionRunnerOptions } from "./action-runner.js";
+export { ActivityTracker } from "./activity-tracker.js";
+export { watchArrivals } from "./arrival-watch.js";
+export { ChipStore } from "./chip-store.js";
+export { type ReconnectWatchOptions, watchReconnect } from "./reconnect-watch.js";
+export { openSolSession, type SolSession, type SolSessionOptions } from "./sol-session.js";

@@ -1,2 +1,9 @@
-export * from "./local-json.js";
-export * from "./local-settings.js";
+export { readLocalJson, removeLocal, writeLocalJson } from "./local-json.js";
+export {
+  loadApiKey,
+  loadThreadId,
+  loadThreadIds,
+  newThreadId,
+  saveApiKey,
+  saveThreadId,
+} from "./local-settings.js";

@@ -1,1 +1,1 @@
-export * from "./trace-rows.js";
+export { formatOffset, type TraceEventLike, type TraceRow, traceRows } from "./trace-rows.js";
