@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { IdGenerator } from "../ports/clock.js";
+import type { IdGenerator } from "../clock/clock.js";
 import { fail, ok, type Result } from "../result.js";
 import { issuesFromZod } from "../validation/zod-issues.js";
 import {

@@ -1,4 +1,4 @@
-import type { Clock } from "../ports/clock.js";
+import type { Clock } from "../clock/clock.js";
 
 /** A bounded map whose entries expire `ttlMs` after being stored (time read from the injected clock). */
 export interface TtlCache<V> {

@@ -17,7 +17,7 @@ export type {
   CheckpointSessionWriteResult,
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
-export { type Clock, createManualClock, type IdGenerator } from "./clock.js";
+export { type Clock, createManualClock, type IdGenerator } from "../clock/clock.js";
 export type {
   AbortSignalLike,
   LlmCallPurpose,
