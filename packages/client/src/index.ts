@@ -1,5 +1,11 @@
 export const CLIENT_VERSION = "0.1.0";
-export * from "./captures/index.js";
+export {
+  type CaptureEvent,
+  type CaptureMachineState,
+  type CaptureOutput,
+  type CaptureProcessor,
+  transitionCapture,
+} from "./captures/index.js";
 export type { SolClientErrorOptions } from "./errors.js";
 export {
   codeForStatus,
@@ -8,9 +14,59 @@ export {
   SolClientError,
   toSolClientError,
 } from "./errors.js";
-export * from "./http/index.js";
+export {
+  type ActionDeferral,
+  type ActionExecution,
+  type ActionState,
+  type AgencyCounters,
+  type CallOptions,
+  type ChatInput,
+  type ChatReply,
+  type ChatStreamEvent,
+  type CheckpointEvaluateInput,
+  type CheckpointEvaluation,
+  type CheckpointEventType,
+  type DriveTickResult,
+  type DriveWorld,
+  type FetchLike,
+  type Health,
+  type MementoPrecondition,
+  type MementoWithEtag,
+  parseRetryAfter,
+  type ResolvedClientOptions,
+  readSse,
+  SolClient,
+  type SolClientOptions,
+  type SseMessage,
+  SseParser,
+  type TaskList,
+  type ThoughtInput,
+  type ThoughtResult,
+  type ThreadFilter,
+  type TracePageQuery,
+  type TraceRun,
+} from "./http/index.js";
 export { randomId, randomUuid } from "./ids.js";
-export * from "./queue/index.js";
+export {
+  type BackoffConfig,
+  backoffProblems,
+  buildEnqueueRecords,
+  type CaptureInput,
+  DEFAULT_BACKOFF,
+  type EnqueueInput,
+  type EnqueueRecords,
+  type EnqueueResult,
+  INTERRUPTED_ERROR_CODE,
+  type QueueChange,
+  type QueueListener,
+  retryDelayMs,
+  type SendChat,
+  type TransmissionEvent,
+  type TransmissionMachineState,
+  TransmissionQueue,
+  type TransmissionQueueOptions,
+  transition,
+} from "./queue/index.js";
 export type {
   CaptureRecord,
   CaptureStatus,
@@ -20,4 +76,12 @@ export type {
   RecordedError,
 } from "./records.js";
 export { CAPTURE_STATUSES, emptySnapshot, QUEUE_FORMAT_VERSION } from "./records.js";
-export * from "./store/index.js";
+export {
+  IndexedDbQueueStore,
+  type IndexedDbQueueStoreOptions,
+  MemoryQueueStore,
+  mergeQueueSnapshots,
+  migrateQueueSnapshot,
+  type QueueStore,
+  UNSUPPORTED_FORMAT,
+} from "./store/index.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SolError } from "../errors.js";
 import type { IdGenerator } from "../clock/clock.js";
+import { SolError } from "../errors.js";
 import { canonicalGoalKey } from "./goal-key.js";
 import { buildGoalTagV1 } from "./goal-tag.js";
 import type { Task } from "./task.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SolError } from "../errors.js";
 import type { IdGenerator } from "../clock/clock.js";
+import { SolError } from "../errors.js";
 import { fail, ok, type Result } from "../result.js";
 import { issuesFromZod } from "../validation/zod-issues.js";
 import { Task, TaskMetadata, TaskOrigin, TaskParameters } from "./task.js";

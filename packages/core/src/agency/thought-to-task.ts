@@ -1,5 +1,5 @@
-import { SolError } from "../errors.js";
 import type { IdGenerator } from "../clock/clock.js";
+import { SolError } from "../errors.js";
 import type { Issue } from "../result.js";
 import { issuesFromZod } from "../validation/zod-issues.js";
 import type { CanonicalAction } from "./goal-actions.js";

@@ -1,3 +1,4 @@
+export { type Clock, createManualClock, type IdGenerator } from "../clock/clock.js";
 export type { ActionExecutionContext, ActionExecutor, ExecutionSignal } from "./action-executor.js";
 export type {
   ActionExecutionRecord,
@@ -17,7 +18,6 @@ export type {
   CheckpointSessionWriteResult,
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
-export { type Clock, createManualClock, type IdGenerator } from "../clock/clock.js";
 export type {
   AbortSignalLike,
   LlmCallPurpose,

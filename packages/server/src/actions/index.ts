@@ -1,9 +1,20 @@
-export * from "./action-gate.js";
-export * from "./binding.js";
-export * from "./executor-registry.js";
-export * from "./executors/index.js";
-export * from "./ics.js";
-export * from "./propose.js";
-export * from "./recovery.js";
-export * from "./run-executor.js";
-export * from "./views.js";
+export { type ActionGate, type ActionGateOptions, createActionGate } from "./action-gate.js";
+export { verifyBinding } from "./binding.js";
+export { createExecutorRegistry, type ExecutorRegistry } from "./executor-registry.js";
+export {
+  builtinExecutors,
+  createCalendarExecutor,
+  createReminderExecutor,
+  createWebhookExecutor,
+  type WebhookOptions,
+} from "./executors/index.js";
+export { escapeIcsText, foldIcsLine, type IcsEvent, renderIcs } from "./ics.js";
+export {
+  type ProposeActionInput,
+  type ProposeActionOutcome,
+  type ProposeDeps,
+  proposeAction,
+} from "./propose.js";
+export { INTERRUPTED_REASON, recoverAction } from "./recovery.js";
+export { failureReason, runExecutor } from "./run-executor.js";
+export { executionToResult, toActionNeeded, toActionView, toExecuteResult } from "./views.js";

@@ -1,1 +1,7 @@
-export * from "./config.js";
+export {
+  loadConfig,
+  readConfigFile,
+  type SolConfig,
+  type SolConfigInput,
+  SolConfigSchema,
+} from "./config.js";

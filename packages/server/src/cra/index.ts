@@ -1,8 +1,23 @@
-export * from "./checkpoint-service.js";
-export * from "./context-injector.js";
-export * from "./default-atlas.js";
-export * from "./gate-bridge.js";
-export * from "./keyed-mutex.js";
-export * from "./load-atlas.js";
-export * from "./session-ids.js";
-export * from "./trace-drafts.js";
+export {
+  type CheckpointEvaluateOutcome,
+  type CheckpointService,
+  type CheckpointServiceOptions,
+  type ConfirmationRequiredHook,
+  createCheckpointService,
+  type TurnCheckpointOutcome,
+  TurnCheckpointResult,
+} from "./checkpoint-service.js";
+export { createCheckpointContextInjector } from "./context-injector.js";
+export { DEFAULT_ATLAS } from "./default-atlas.js";
+export {
+  CHECKPOINT_CONFIRMATION_KIND,
+  createCheckpointConfirmationExecutor,
+  createGateConfirmationHook,
+  createTraceGrantFinder,
+  type FindGrant,
+  type GrantConfirmation,
+} from "./gate-bridge.js";
+export { createKeyedMutex, type KeyedMutex } from "./keyed-mutex.js";
+export { loadAtlas, undefinedContextIds } from "./load-atlas.js";
+export { checkpointTraceRunId, threadSessionId } from "./session-ids.js";
+export { CHECKPOINT_TRACE_PHASE, compactEvents, evaluationTraceDrafts } from "./trace-drafts.js";

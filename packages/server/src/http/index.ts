@@ -1,4 +1,19 @@
-export * from "./app.js";
-export * from "./app-deps.js";
-export * from "./error-mapping.js";
-export * from "./tenancy.js";
+export { type BuildAppOptions, buildApp } from "./app.js";
+export type { AppDeps } from "./app-deps.js";
+export {
+  type ErrorFormat,
+  type HttpErrorBody,
+  invalidRequestSentence,
+  type MappedError,
+  mapErrorFor,
+  mapErrorToHttp,
+  mapErrorToOpenAi,
+  type OpenAiErrorBody,
+} from "./error-mapping.js";
+export {
+  type Caller,
+  type CallerResolver,
+  createCallerResolver,
+  createTenantBudget,
+  DEFAULT_TENANT,
+} from "./tenancy.js";

@@ -1,8 +1,8 @@
-export * from "./create-turn-service.js";
-export * from "./policy-cache.js";
+export { createTurnService } from "./create-turn-service.js";
+export { memoizePolicyEngine } from "./policy-cache.js";
 export type { ProposedAction } from "./proposed-action.js";
-export * from "./tool-calls.js";
-export * from "./trace-buffer.js";
-export * from "./turn-engines.js";
-export * from "./turn-service.js";
-export * from "./turn-service-options.js";
+export { describeToolCalls, toolCallName, toolCallsOf, toolCallText } from "./tool-calls.js";
+export { TraceBuffer } from "./trace-buffer.js";
+export { createTurnEngines, type TurnEngineOptions, type TurnEngines } from "./turn-engines.js";
+export type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
+export type { ActionRecorder, ContextInjector, TurnServiceOptions } from "./turn-service-options.js";

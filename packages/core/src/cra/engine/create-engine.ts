@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { SolError } from "../../errors.js";
 import type { Clock, IdGenerator } from "../../clock/clock.js";
+import { SolError } from "../../errors.js";
 import { fail, type Issue, ok, type Result } from "../../result.js";
 import { type Atlas, AtlasContextBlock, type CheckpointConfig, parseAtlas } from "../atlas/index.js";
 import { type CheckpointCaches, checkpointCacheKey, createCheckpointCaches } from "../cache.js";

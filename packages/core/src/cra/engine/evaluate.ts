@@ -1,7 +1,7 @@
+import type { Clock, IdGenerator } from "../../clock/clock.js";
 import { canonicalJsonOrMarker } from "../../hash/canonical-json.js";
 import { sha256Hex } from "../../hash/sha256.js";
 import { hashString } from "../../hash/string-hash.js";
-import type { Clock, IdGenerator } from "../../clock/clock.js";
 import type { Atlas, CheckpointConfig } from "../atlas/schema.js";
 import { type CheckpointCaches, checkpointCacheKey } from "../cache.js";
 import type {
