@@ -59,6 +59,7 @@ export {
   ActionStatus,
   ActionView,
   AffectPoint,
+  Budgets,
   CalendarEventList,
   CalendarEventView,
   ChatResponse,
@@ -127,7 +128,7 @@ export {
   lintOutput,
   shouldSurfaceDrift,
 } from "./drift/index.js";
-export type { CompiledPolicy, PolicyEngine, PolicyRequest } from "./driver-blocks/index.js";
+export type { CompiledPolicy, PolicyEngine, PolicyIssue, PolicyRequest } from "./driver-blocks/index.js";
 export {
   createPolicyEngine,
   policyHints,
