@@ -13,5 +13,6 @@ export * from "./permission-gate/index.js";
 export * from "./ports/index.js";
 export * from "./prompt/index.js";
 export * from "./result.js";
+export * from "./retrieval/index.js";
 export * from "./router/index.js";
 export * from "./zod-issues.js";
