@@ -31,11 +31,13 @@ function memoriesOf(conv, shape) {
     const said = shape.speaker ? `${t.speaker}: ${t.text}` : t.text;
     return shape.captions && t.blip_caption ? `${said} [photo: ${t.blip_caption}]` : said;
   };
+  const previous = (i) => (i > 0 ? textOf(conv.turns[i - 1]) : "");
   return conv.turns.map((t, i) => ({
     memoryId: `${conv.id}/${t.dia_id}`,
     tenantId: `locomo-${conv.id}`,
-    text: textOf(t),
-    context: shape.context && i > 0 ? textOf(conv.turns[i - 1]) : "",
+    // `inline` puts the previous turn into the text itself: all a Memory of api.md can carry today.
+    text: shape.inline && i > 0 ? `${previous(i)}\n${textOf(t)}` : textOf(t),
+    context: shape.context ? previous(i) : "",
   }));
 }
 
@@ -132,6 +134,7 @@ const SQLITE_ABLATION = [
   ["+ previous turn as context (w 0.4) = shipped", SHIPPED, {}],
   ["shipped, context weight 0.2", SHIPPED, { contextWeight: 0.2 }],
   ["shipped, context weight 0.7", SHIPPED, { contextWeight: 0.7 }],
+  ["previous turn inlined into the text instead (no context column)", { speaker: true, inline: true }, {}],
   ["shipped + bigram phrases", SHIPPED, { bigrams: true }],
   ["shipped + image captions in text", { ...SHIPPED, captions: true }, {}],
 ];
