@@ -219,6 +219,25 @@ export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } 
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
+export type {
+  Fts5QueryOptions,
+  FuseOptions,
+  MemorySearchDocument,
+  MemorySearchHit,
+  MemorySearchRequest,
+  QueryTermOptions,
+  RankCandidate,
+  RankedMemory,
+} from "./retrieval/index.js";
+export {
+  buildFts5MatchQuery,
+  buildTsQueryText,
+  ENGLISH_STOP_WORDS,
+  extractQueryTerms,
+  fuseScores,
+  isStopWord,
+  tokenizeForSearch,
+} from "./retrieval/index.js";
 export type { Router, RouterConfigInput } from "./router/index.js";
 export { createDefaultRouter, createRouter, parseModePack, RouterThread } from "./router/index.js";
 export { clipText } from "./text/index.js";
