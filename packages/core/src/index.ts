@@ -14,4 +14,5 @@ export * from "./ports/index.js";
 export * from "./prompt/index.js";
 export * from "./result.js";
 export * from "./router/index.js";
+export { detectSignals } from "./signals/index.js";
 export * from "./zod-issues.js";

@@ -1,0 +1,8 @@
+export { detectSignals } from "./detect.js";
+export type {
+  AnchoredSignal,
+  DetectSignalsInput,
+  DetectSignalsOptions,
+  SignalCandidate,
+  SignalSource,
+} from "./types.js";

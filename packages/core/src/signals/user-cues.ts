@@ -1,0 +1,175 @@
+import type { Cue } from "./cue-match.js";
+
+// Cues are written against normalized text (lowercase, straight apostrophes). A MUST kind's cues
+// name a committed speaker or an unmistakable phrase: a false MUST unfreezes the memento at peak.
+
+const WE = "(?:we|i|we've|i've|we'd|i'd)";
+
+/** decision_made: the user's side committed to something. */
+export const DECISION_CUES: readonly Cue[] = [
+  {
+    re: new RegExp(
+      String.raw`\b${WE} (?:have |had )?(?:finally |just |now |both |all )?(?:decided|chose|chosen|settled on|picked|opted (?:for|to)|went with|agreed|committed to)\b`,
+    ),
+    weight: 0.9,
+  },
+  {
+    re: /\b(?:my (?:wife|husband|partner|boss) and i|the team|we all|everyone) (?:\w+ )?(?:decided|agreed|settled on|chose|picked)\b/,
+    weight: 0.85,
+  },
+  {
+    re: /\b(?:we're|we are|i'm|i am) (?:definitely |now )?(?:going (?:to go )?with|committing to|locking in)\b/,
+    weight: 0.85,
+  },
+  { re: /\b(?:we'll|we will|i'll|i will) (?:go|be going) with\b/, weight: 0.8 },
+  { re: /^(?:ok,? |okay,? |so,? )?going with\b/, weight: 0.8 },
+  { re: /\blet'?s (?:go with|lock in|pick|choose)\b/, weight: 0.85 },
+  {
+    re: /\blet'?s do (?:the )?(?:first|second|third|last|other|option|plan|number)\b/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:decision (?:is )?made|final (?:answer|decision)|it's decided|it is decided|made up (?:my|our) mind|made (?:my|our|a|the) decision|done deliberating)\b/,
+    weight: 0.9,
+  },
+];
+
+/** scope_changed: a constraint or requirement of the current task was added, removed or changed. */
+export const SCOPE_CUES: readonly Cue[] = [
+  {
+    re: /\b(?:add|include)\b(?![^.]*\b(?:to|on) my (?:list|to-?do|reminders|calendar))/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:remove|drop|exclude|skip|cut|forget|leave out|leave (?:the |it )?\w+ out|take out)\b/,
+    weight: 0.75,
+  },
+  {
+    re: /\b(?:narrow (?:it|this|them|the \w+)? ?(?:down )?to|limit (?:it|this|the \w+)? ?to)\b/,
+    weight: 0.8,
+  },
+  { re: /\bexpand (?:the \w+ |it |this )?to\b/, weight: 0.8 },
+  { re: /\b(?:only|just) (?:focus on|do|include|cover|keep)\b/, weight: 0.75 },
+  { re: /\bkeep (?:it|this) (?:to|under|below|within)\b/, weight: 0.75 },
+  { re: /\bnew (?:requirement|constraint|condition)\b/, weight: 0.85 },
+  { re: /\balso (?:need|needs|has to|have to|must|want|cover|include|add)\b/, weight: 0.8 },
+  {
+    re: /\b(?:budget|deadline|date|guest (?:count|list)|headcount|limit|trip|plan)\b[^.]*\b(?:is now|are now|moved|changed|went (?:up|down)|got (?:pushed|moved)|(?:pushed|moved) (?:up |back )?to)\b/,
+    weight: 0.8,
+  },
+  { re: /\b(?:change|bump|raise|lower|reduce|increase) the \w+ (?:up |down )?to\b/, weight: 0.8 },
+  { re: /\bmake it\b[^.]*\binstead of\b/, weight: 0.8 },
+  {
+    re: /\b(?:needs to|has to|have to|must) (?:work for|be under|be below|allow|include|fit)\b/,
+    weight: 0.75,
+  },
+  { re: /\b\d+ (?:people|guests|days|nights|pages), not \d+\b/, weight: 0.8 },
+];
+
+/** pivot: the user leaves the current topic or direction for another. */
+export const PIVOT_CUES: readonly Cue[] = [
+  {
+    re: /\b(?:different|another|new|unrelated|separate|other) (?:topic|question|subject|thing)\b/,
+    weight: 0.9,
+    inQuestion: true,
+  },
+  { re: /\b(?:totally|completely|entirely) different\b/, weight: 0.9, inQuestion: true },
+  {
+    re: /\bsomething else\b|\bunrelated\b|\bon another note\b|\bnew topic\b/,
+    weight: 0.85,
+    inQuestion: true,
+  },
+  {
+    re: /\b(?:switching|switch|shift|shifting|change) (?:gears|topics?|focus|tack|direction)\b/,
+    weight: 0.9,
+  },
+  { re: /\bswitch to\b/, weight: 0.85 },
+  { re: /\bmoving on\b|\bmove on to\b/, weight: 0.85, inQuestion: true },
+  { re: /\bback to (?:the|my|our)\b.*\bforget\b/, weight: 0.85 },
+  { re: /\bchange of (?:plans?|direction)\b/, weight: 0.9 },
+  { re: /\b(?:forget|scrap|scratch) (?:all )?(?:that|this|it)\b|\bnever ?mind\b/, weight: 0.85 },
+  {
+    re: /\b(?:forget|scrap|scratch|drop|park|ditch) (?:the |my |our )?(?:whole )?[\w' -]{2,40}?(?:,| and| entirely|\.|$).*\b(?:let's|we're|i want|i need|we want|instead|focus|talk|look(?:ing)? at|work on)\b/,
+    weight: 0.85,
+  },
+  { re: /\b(?:put|set) (?:the |my |our )?[\w' -]{2,30} aside\b/, weight: 0.85 },
+];
+
+/** open_loop_created: the user assigns a task, asks for a reminder or names something still to do. */
+export const OPEN_LOOP_CUES: readonly Cue[] = [
+  { re: /\bremind me\b|\bdon't let me forget\b|\breminder\b/, weight: 0.9 },
+  { re: /\b(?:to-?do\b|(?:add|put) .+ (?:to|on) my (?:list|to-?do|calendar|reminders))/, weight: 0.85 },
+  {
+    // "We need to add my parents" changes the scope; it is not a new task.
+    re: /\b(?:i|we) (?:still )?(?:need|have|must|gotta|got) to\b(?! (?:add|include|remove|drop|cut|change))|\b(?:i|we) must\b/,
+    weight: 0.75,
+  },
+  { re: /\b(?:i|we) still need\b|\bstill have to\b|\bnext step is\b/, weight: 0.8 },
+  { re: /\bget back to you\b|\blet me know (?:what|when|if|how) you\b/, weight: 0.8 },
+  {
+    re: /^(?:(?:now|and|so|ok|okay|also|then|thanks),? )*(?:(?:can|could|would|will) you |please )?(?:please )?(?:draft|write|find|look into|look up|put together|compare|figure out|follow up|track|research|make (?:a|me a) (?:list|plan|shopping list))\b/,
+    weight: 0.8,
+  },
+  { re: /\bhelp me (?:figure out|decide|find|track)\b/, weight: 0.75 },
+  {
+    re: /\b(?:i'll|i will|we'll) (?:\w+ )?(?:pay|book|call|send|email|finish|pick up|renew|file)\b.*\b(?:tomorrow|tonight|later|next week|this week|on \w+day|by)\b/,
+    weight: 0.7,
+  },
+];
+
+/** open_loop_resolved: the user reports a pending task done or settled. */
+export const RESOLVED_CUES: readonly Cue[] = [
+  { re: /^(?:ok,? |okay,? |all )?(?:done|finished|finished it|sorted|all done)\b/, weight: 0.8 },
+  {
+    re: /\b(?:is|are|'s|was|were|got) (?:now |all |finally )?(?:done|sorted|handled|settled|taken care of|confirmed|approved|booked|paid|filed|submitted|signed|resolved|fixed|gone|serviced|written|delivered)\b/,
+    weight: 0.8,
+  },
+  {
+    re: /^(?:(?:ok|okay|so|well|great|good news),? )*(?:(?:i|we) )?(?:finally |just |already )?(?:called|booked|sent|paid|cancell?ed|filed|submitted|picked up|returned|closed|found|hired|handled|took care of|finished|fixed|figured (?:it|that) out|got the)\b/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:that|it|this) worked\b|\ball set\b|\bcrossed (?:it |that )?off\b|\bwent through\b/,
+    weight: 0.8,
+  },
+  { re: /\b(?:are|is) in\b(?:[,.!]|$)|\b(?:filed|submitted|signed|sent)\b\W*$/, weight: 0.6 },
+];
+
+/** risk_or_conflict: a risk, worry, clash, contradiction or disagreement is raised. */
+export const RISK_CUES: readonly Cue[] = [
+  {
+    re: /\b(?:worr(?:y|ied|ies|ying)|nervous|scared|afraid|concerned|anxious)\b/,
+    weight: 0.85,
+  },
+  { re: /\b(?:risk|risky|dangerous|unsafe|fraud)\b/, weight: 0.8 },
+  { re: /\b(?:conflicts?|clash(?:es)?|contradicts?|overlaps? with|double-booked|disagree)\b/, weight: 0.85 },
+  {
+    re: /\b(?:over budget|more than we can|can't afford|cannot afford|lose the deposit|fully booked)\b/,
+    weight: 0.85,
+  },
+  {
+    re: /\b(?:doesn't|don't|does not|do not|isn't|aren't|won't) (?:want|agree|like|get along|happy|on board)\b|\b(?:is|are|'s|am|was|were) (?:totally |completely |dead )?against\b/,
+    weight: 0.8,
+    selfNegated: true,
+  },
+  {
+    re: /\bbut you said\b|\bthat's not what\b|\bnot what you (?:said|told)\b/,
+    weight: 0.85,
+    selfNegated: true,
+    inQuestion: true,
+  },
+  {
+    re: /\b(?:the |a )?(?:problem|issue|catch) (?:is|here)\b|\bthere's a (?:problem|issue)\b|\bbad idea\b|\bcareful\b/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:might|could|may) (?:blow|miss|not make|fail|get stuck)\b|\bget stuck\b|\bbreaks? the (?:whole )?plan\b/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:hasn't|haven't|never) (?:answered|replied|responded|showed up|called back)\b|\bstill (?:broken|leaking|not working)\b|\bleaking\b/,
+    weight: 0.75,
+    selfNegated: true,
+  },
+  { re: /\b(?:mold|cracks?|flagged|expires|interact)\b/, weight: 0.7 },
+];

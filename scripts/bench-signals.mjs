@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Breakpoint signal detectors on the labelled turns: precision and recall per kind on the tuning
+// and held-out files, as a Markdown table. Imports the BUILT core:
+//   tsc -b packages/core/tsconfig.build.json && node scripts/bench-signals.mjs [--misses] [--json]
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { evaluateSignals, readLabelledTurns, SIGNAL_SETS, signalTable } from "./signal-eval.mjs";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Evaluates the built detectors on both labelled files; returns the reports and the Markdown table. */
+export async function runSignalBench() {
+  const { detectSignals } = await import(join(repo, "packages/core/dist/index.js"));
+  const results = {};
+  for (const [set, path] of Object.entries(SIGNAL_SETS)) {
+    results[set] = evaluateSignals(detectSignals, readLabelledTurns(path));
+  }
+  return { results, table: signalTable(results) };
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const args = process.argv.slice(2);
+  const { results, table } = await runSignalBench();
+  if (args.includes("--json")) console.log(JSON.stringify(results, null, 2));
+  else {
+    console.log("## Breakpoint signal detectors\n");
+    console.log(table);
+    if (args.includes("--misses")) {
+      // Only the tuning file's misses: the held-out file is not used to tune cues.
+      for (const miss of results.tuning.misses) {
+        console.log(`${miss.expected ? "FN" : "FP"} ${miss.kind} ${miss.id}: ${miss.user}`);
+      }
+    }
+  }
+}
