@@ -14,5 +14,22 @@ export * from "./ports/index.js";
 export * from "./prompt/index.js";
 export * from "./result.js";
 export * from "./router/index.js";
-export { detectSignals } from "./signals/index.js";
+export {
+  type AnchoredSignal,
+  confidenceValue,
+  type DetectSignalsInput,
+  type DetectSignalsOptions,
+  type DroppedSignal,
+  detectSignals,
+  MAX_MEMENTO_SIGNALS,
+  MAX_MODEL_SIGNALS,
+  type MergeSignalsOptions,
+  mergeSignals,
+  type SignalCandidate,
+  type SignalSource,
+  type StoredSignal,
+  toMementoSignalItems,
+  type ValidatedModelSignals,
+  validateModelSignals,
+} from "./signals/index.js";
 export * from "./zod-issues.js";
