@@ -24,6 +24,13 @@ const COURTESY_TOKENS: ReadonlySet<string> = new Set([
   "yeah",
   "understood",
   "ty",
+  "that",
+  "helps",
+  "helped",
+  "helpful",
+  "was",
+  "very",
+  "really",
 ]);
 
 /** Confidence that the message is only an acknowledgment: 0.95 by the breakpoint rule, 0.85 with courtesy words, else 0. */

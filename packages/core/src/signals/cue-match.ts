@@ -41,7 +41,6 @@ function cueConfidence(clause: Clause, cue: Cue, hedge: HedgePolicy): number {
   if (match === null) return 0;
   if (clause.deliberative && cue.inQuestion !== true) return 0;
   if (cue.selfNegated !== true && negatedAt(clause.text, match.index)) return 0;
-  // "Could you…" is a polite request, not a supposition.
-  if (hedge === "keep" || clause.request || !hedgedAt(clause.text, match.index)) return cue.weight;
+  if (hedge === "keep" || !hedgedAt(clause.text, match.index)) return cue.weight;
   return hedge === "drop" ? 0 : cue.weight * 0.6;
 }

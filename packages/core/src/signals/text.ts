@@ -11,7 +11,8 @@ export interface Clause {
 }
 
 const SENTENCE_END = /(?<=[.!?;])\s+|\n+/;
-const BUT_SPLIT = /,?\s+but\s+|,\s+(?:so|though)\s+/;
+// "…, can you…" starts a request of its own: "I'm switching banks, can you list what to update?"
+const BUT_SPLIT = /,?\s+but\s+|,\s+(?:so|though)\s+|,\s+(?=(?:can|could|would|will) you\b)/;
 const REQUEST_START =
   /^(?:(?:now|and|so|ok|okay|also|then|hey),?\s+)*(?:(?:can|could|would|will)\s+(?:you|we|u)\b|please\b|let'?s\b|let us\b)/;
 const INTERROGATIVE_START =
@@ -77,9 +78,11 @@ export function negatedAt(text: string, index: number): boolean {
 }
 
 const HEDGE =
-  /\b(?:maybe|might|perhaps|possibly|probably|if|whether|once|before|unless|considering|thinking (?:about|of)|leaning|not sure|wondering|depends|would|could)\b/;
+  /\b(?:maybe|wish|might|perhaps|possibly|probably|if|whether|once|before|unless|considering|thinking (?:about|of)|leaning|not sure|wondering|depends|would|could)\b/;
 
 /** True when the clause hedges or supposes before `index` ("maybe we'll…", "if we decided…"). */
 export function hedgedAt(text: string, index: number): boolean {
-  return HEDGE.test(text.slice(0, index));
+  // "Could you…" opening a request is politeness; a hedge after it ("…check if…") still counts.
+  const lead = REQUEST_START.exec(text)?.[0].length ?? 0;
+  return HEDGE.test(text.slice(Math.min(lead, index), index));
 }

@@ -3,13 +3,19 @@ import type { Cue } from "./cue-match.js";
 // Cues are written against normalized text (lowercase, straight apostrophes). A MUST kind's cues
 // name a committed speaker or an unmistakable phrase: a false MUST unfreezes the memento at peak.
 
-const WE = "(?:we|i|we've|i've|we'd|i'd)";
+// Not "we'd decided": the past perfect usually comes before a retraction ("…, but now we're not sure").
+const WE = "(?:we|i|we've|i've)";
+
+// Where an edit to the plan is asked for: the clause start or after a comma, maybe after "let's",
+// "can you", "we need to"… so "we agreed to skip gifts" or "I'm skipping lunch" are not edits.
+const EDIT_LEAD =
+  "(?:^|, )(?:(?:oh|ok|okay|so|and|also|actually|then|please|now),? )*(?:(?:let'?s|please|can you|could you|can we|could we|we (?:need|want|have) to|i (?:need|want) to|we can) )?(?:also |just )?";
 
 /** decision_made: the user's side committed to something. */
 export const DECISION_CUES: readonly Cue[] = [
   {
     re: new RegExp(
-      String.raw`\b${WE} (?:have |had )?(?:finally |just |now |both |all )?(?:decided|chose|chosen|settled on|picked|opted (?:for|to)|went with|agreed|committed to)\b`,
+      String.raw`\b${WE} (?:have )?(?:finally |just |now |both |all )?(?:decided|chose|chosen|settled on|picked|opted (?:for|to)|went with|agreed|committed to|signed off on)\b(?! (?:nothing|anything)\b)`,
     ),
     weight: 0.9,
   },
@@ -22,6 +28,12 @@ export const DECISION_CUES: readonly Cue[] = [
     weight: 0.85,
   },
   { re: /\b(?:we'll|we will|i'll|i will) (?:go|be going) with\b/, weight: 0.8 },
+  { re: /\b(?:we'll|we will|i'll|i will) take the\b/, weight: 0.75 },
+  {
+    re: /\b(?:we're|we are|i'm|i am) sticking with\b|\b(?:we're|i'm) doing the [\w -]+, not the\b/,
+    weight: 0.85,
+  },
+  { re: /^(?:(?:ok|okay|so|right|then),? )*(?:the )?(?:plan|option|number) \w+ it is\b/, weight: 0.85 },
   { re: /^(?:ok,? |okay,? |so,? )?going with\b/, weight: 0.8 },
   { re: /\blet'?s (?:go with|lock in|pick|choose)\b/, weight: 0.85 },
   {
@@ -29,7 +41,7 @@ export const DECISION_CUES: readonly Cue[] = [
     weight: 0.8,
   },
   {
-    re: /\b(?:decision (?:is )?made|final (?:answer|decision)|it's decided|it is decided|made up (?:my|our) mind|made (?:my|our|a|the) decision|done deliberating)\b/,
+    re: /\b(?:decision (?:is )?made|final (?:answer|decision)|it's decided|it is decided|made up (?:my|our) mind|mind(?:'s| is) made up|made (?:my|our|a|the) decision|done deliberating)\b/,
     weight: 0.9,
   },
 ];
@@ -37,11 +49,15 @@ export const DECISION_CUES: readonly Cue[] = [
 /** scope_changed: a constraint or requirement of the current task was added, removed or changed. */
 export const SCOPE_CUES: readonly Cue[] = [
   {
-    re: /\b(?:add|include)\b(?![^.]*\b(?:to|on) my (?:list|to-?do|reminders|calendar))/,
+    re: new RegExp(
+      String.raw`${EDIT_LEAD}(?:add|include|factor in)\b(?! up\b| to that\b)(?![^.]*\b(?:to|on) my (?:list|to-?do|reminders|calendar))`,
+    ),
     weight: 0.8,
   },
   {
-    re: /\b(?:remove|drop|exclude|skip|cut|forget|leave out|leave (?:the |it )?\w+ out|take out)\b/,
+    re: new RegExp(
+      String.raw`${EDIT_LEAD}(?:remove|drop|exclude|skip|cut|forget|leave out|leave (?:the |it )?\w+ out|take out)\b`,
+    ),
     weight: 0.75,
   },
   {
@@ -64,6 +80,16 @@ export const SCOPE_CUES: readonly Cue[] = [
     weight: 0.75,
   },
   { re: /\b\d+ (?:people|guests|days|nights|pages), not \d+\b/, weight: 0.8 },
+  { re: /\b\d+ [\w ]{1,20}instead of \d+\b/, weight: 0.8 },
+  { re: /\b(?:it|they|everything|the \w+) (?:also )?(?:needs|has|have) to be\b/, weight: 0.75 },
+  {
+    re: /^(?:please )?make (?:it|the [\w ]{1,30}?) (?:\w+[- ])?(?:free|vegetarian|vegan|friendly|accessible)\b/,
+    weight: 0.8,
+  },
+  { re: /\b(?:switch|swap) (?:the order of|days? \d)/, weight: 0.75 },
+  { re: new RegExp(String.raw`${EDIT_LEAD}take (?:the |that |it )?[\w ]{0,30}?\boff\b`), weight: 0.75 },
+  { re: /\bmake sure it (?:covers|includes|has)\b/, weight: 0.75 },
+  { re: /\b(?:budget|max(?:imum)?|cap|limit|deadline)\b[^.]*\b(?:is|'s) [\w$€£.,]+ now\b/, weight: 0.8 },
 ];
 
 /** pivot: the user leaves the current topic or direction for another. */
@@ -89,10 +115,11 @@ export const PIVOT_CUES: readonly Cue[] = [
   { re: /\bchange of (?:plans?|direction)\b/, weight: 0.9 },
   { re: /\b(?:forget|scrap|scratch) (?:all )?(?:that|this|it)\b|\bnever ?mind\b/, weight: 0.85 },
   {
-    re: /\b(?:forget|scrap|scratch|drop|park|ditch) (?:the |my |our )?(?:whole )?[\w' -]{2,40}?(?:,| and| entirely|\.|$).*\b(?:let's|we're|i want|i need|we want|instead|focus|talk|look(?:ing)? at|work on)\b/,
+    re: /\b(?:forget|scrap|scratch|drop|park|ditch|leave|pause) (?:the |my |our )?(?:whole )?[\w' -]{2,40}?(?:,| and| entirely|\.|$).*\b(?:let's|we're|i want|i need|we want|instead|focus|talk|look(?:ing)? at|work on)\b/,
     weight: 0.85,
   },
   { re: /\b(?:put|set) (?:the |my |our )?[\w' -]{2,30} aside\b/, weight: 0.85 },
+  { re: /^enough (?:about|with) (?:the|my|this|that|our)\b/, weight: 0.85 },
 ];
 
 /** open_loop_created: the user assigns a task, asks for a reminder or names something still to do. */
@@ -107,7 +134,7 @@ export const OPEN_LOOP_CUES: readonly Cue[] = [
   { re: /\b(?:i|we) still need\b|\bstill have to\b|\bnext step is\b/, weight: 0.8 },
   { re: /\bget back to you\b|\blet me know (?:what|when|if|how) you\b/, weight: 0.8 },
   {
-    re: /^(?:(?:now|and|so|ok|okay|also|then|thanks),? )*(?:(?:can|could|would|will) you |please )?(?:please )?(?:draft|write|find|look into|look up|put together|compare|figure out|follow up|track|research|make (?:a|me a) (?:list|plan|shopping list))\b/,
+    re: /^(?:(?:now|and|so|ok|okay|also|then|thanks),? )*(?:(?:can|could|would|will) you |please )?(?:please )?(?:draft|write|find|look into|look up|put together|compare|figure out|follow up|track|research|list|set up|create|build|organi[sz]e|make (?:a|me a) (?:list|plan|shopping list))\b/,
     weight: 0.8,
   },
   { re: /\bhelp me (?:figure out|decide|find|track)\b/, weight: 0.75 },
@@ -121,7 +148,7 @@ export const OPEN_LOOP_CUES: readonly Cue[] = [
 export const RESOLVED_CUES: readonly Cue[] = [
   { re: /^(?:ok,? |okay,? |all )?(?:done|finished|finished it|sorted|all done)\b/, weight: 0.8 },
   {
-    re: /\b(?:is|are|'s|was|were|got) (?:now |all |finally )?(?:done|sorted|handled|settled|taken care of|confirmed|approved|booked|paid|filed|submitted|signed|resolved|fixed|gone|serviced|written|delivered)\b/,
+    re: /\b(?:is|are|'s|was|were|got) (?:now |all |finally )?(?:done|sorted|handled|settled|taken care of|confirmed|approved|booked|paid|filed|submitted|signed|resolved|fixed|gone|serviced|written|delivered|checked|renewed|repaired|replaced|installed)\b/,
     weight: 0.8,
   },
   {
@@ -132,7 +159,16 @@ export const RESOLVED_CUES: readonly Cue[] = [
     re: /\b(?:that|it|this) worked\b|\ball set\b|\bcrossed (?:it |that )?off\b|\bwent through\b/,
     weight: 0.8,
   },
-  { re: /\b(?:are|is) in\b(?:[,.!]|$)|\b(?:filed|submitted|signed|sent)\b\W*$/, weight: 0.6 },
+  { re: /\b(?:are|is) in\b(?:[,.!]|$)/, weight: 0.6 },
+  {
+    re: /^(?!(?:can|could|would|will|please|did|has|have|is|are)\b)[\w' -]{2,40} (?:filed|submitted|signed|sent|renewed|paid|booked|cancell?ed|returned|fixed|done|sorted)\W*$/,
+    weight: 0.7,
+  },
+  { re: /\b(?:my|our|the) \w+ (?:did|handled|sorted|took care of) it\b/, weight: 0.75 },
+  {
+    re: /\b(?:i've|we've|i have|we have) (?:just |finally |already )?(?:called|booked|sent|paid|cancell?ed|filed|submitted|renewed|returned|closed|found|hired|handled|finished|fixed)\b/,
+    weight: 0.8,
+  },
 ];
 
 /** risk_or_conflict: a risk, worry, clash, contradiction or disagreement is raised. */
@@ -141,7 +177,15 @@ export const RISK_CUES: readonly Cue[] = [
     re: /\b(?:worr(?:y|ied|ies|ying)|nervous|scared|afraid|concerned|anxious)\b/,
     weight: 0.85,
   },
-  { re: /\b(?:risk|risky|dangerous|unsafe|fraud)\b/, weight: 0.8 },
+  {
+    re: /\b(?:risk(?! (?:assessment|profile|tolerance|appetite|score))|risky|dangerous|unsafe|fraud)\b/,
+    weight: 0.8,
+  },
+  {
+    re: /\b(?:don't|doesn't|do not|does not) (?:match|add up|line up)\b/,
+    weight: 0.8,
+    selfNegated: true,
+  },
   { re: /\b(?:conflicts?|clash(?:es)?|contradicts?|overlaps? with|double-booked|disagree)\b/, weight: 0.85 },
   {
     re: /\b(?:over budget|more than we can|can't afford|cannot afford|lose the deposit|fully booked)\b/,
@@ -159,7 +203,7 @@ export const RISK_CUES: readonly Cue[] = [
     inQuestion: true,
   },
   {
-    re: /\b(?:the |a )?(?:problem|issue|catch) (?:is|here)\b|\bthere's a (?:problem|issue)\b|\bbad idea\b|\bcareful\b/,
+    re: /\b(?:problem|issue|catch) (?:is|here)\b(?! (?:sorted|fixed|solved|resolved|gone|handled))|\bthere's a (?:problem|issue)\b|\bbad idea\b|\bcareful\b/,
     weight: 0.8,
   },
   {
@@ -172,4 +216,7 @@ export const RISK_CUES: readonly Cue[] = [
     selfNegated: true,
   },
   { re: /\b(?:mold|cracks?|flagged|expires|interact)\b/, weight: 0.7 },
+  { re: /\bnot (?:have |be )?enough\b/, weight: 0.8, selfNegated: true },
+  { re: /\bhiding something\b|\bsomething(?:'s| is) (?:off|wrong)\b|\bsuspicious\b/, weight: 0.75 },
+  { re: /\b(?:a fight|an argument|tension)\b/, weight: 0.75 },
 ];
