@@ -9,7 +9,7 @@ export interface Hit {
 }
 
 const ASKING_START =
-  /^(?:(?:ok|okay|so|and|hey|also|quick question),? )*(?:what|why|how|when|where|which|who|whose|is|are|was|were|can|could|do|does|did|should|would|will|tell me|explain|any idea)\b/;
+  /^(?:(?:ok|okay|so|and|hey|also|quick question),? ){0,3}(?:what|why|how|when|where|which|who|whose|is|are|was|were|can|could|do|does|did|should|would|will|tell me|explain|any idea)\b/;
 const DEFERRAL =
   /^(?:i'm not sure|i am not sure|i don't know|i do not know|i don't have|i can't|i cannot|i'm unable|it depends|that depends|good question|hmm|sure, i'd love|i'd love to help|could you|can you)/;
 const ASKS_BACK =

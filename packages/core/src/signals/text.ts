@@ -1,3 +1,5 @@
+import { clipText } from "../checkpoints/index.js";
+
 /** One sentence or clause of a message, lowercased, with its question form worked out. */
 export interface Clause {
   /** The clause as written (trimmed), kept for summaries. */
@@ -14,9 +16,9 @@ const SENTENCE_END = /(?<=[.!?;])\s+|\n+/;
 // "…, can you…" starts a request of its own: "I'm switching banks, can you list what to update?"
 const BUT_SPLIT = /,?\s+but\s+|,\s+(?:so|though)\s+|,\s+(?=(?:can|could|would|will) you\b)/;
 const REQUEST_START =
-  /^(?:(?:now|and|so|ok|okay|also|then|hey),?\s+)*(?:(?:can|could|would|will)\s+(?:you|we|u)\b|please\b|let'?s\b|let us\b)/;
+  /^(?:(?:now|and|so|ok|okay|also|then|hey),?\s+){0,3}(?:(?:can|could|would|will)\s+(?:you|we|u)\b|please\b|let'?s\b|let us\b)/;
 const INTERROGATIVE_START =
-  /^(?:(?:ok|okay|so|and|but|hmm),?\s+)*(?:should|shall|do|does|did|is|are|was|were|am|what|why|how|when|where|which|who|whose|has|have|had|any|would it|will it|could it)\b/;
+  /^(?:(?:ok|okay|so|and|but|hmm),?\s+){0,3}(?:should|shall|do|does|did|is|are|was|were|am|what|why|how|when|where|which|who|whose|has|have|had|any|would it|will it|could it)\b/;
 
 /** Lowercases and straightens quotes so cue patterns can be written once. */
 export function normalizeText(text: string): string {
@@ -28,16 +30,28 @@ export function normalizeText(text: string): string {
     .trim();
 }
 
+// Bounds on the work per message: a cue lives in one short clause, and a pasted document must not
+// cost seconds (cue patterns backtrack over long clauses). A long message keeps its start and end.
+const MAX_CLAUSE_CHARS = 400;
+const MAX_CLAUSES = 80;
+
 /** Splits a message into clauses: sentences, then "…, but …" halves, each with its question form. */
 export function splitClauses(message: string): Clause[] {
+  const clauses = allClauses(message);
+  if (clauses.length <= MAX_CLAUSES) return clauses;
+  return [...clauses.slice(0, MAX_CLAUSES / 2), ...clauses.slice(-MAX_CLAUSES / 2)];
+}
+
+function allClauses(message: string): Clause[] {
   const clauses: Clause[] = [];
   for (const sentence of message.split(SENTENCE_END)) {
     const parts = sentence.split(BUT_SPLIT);
     parts.forEach((part, i) => {
-      const raw = part.trim();
-      if (raw === "") return;
+      const whole = part.trim();
+      if (whole === "") return;
       // A question mark closes the sentence, so it belongs to the last "but" half only.
-      const asks = i === parts.length - 1 && raw.endsWith("?");
+      const asks = i === parts.length - 1 && whole.endsWith("?");
+      const raw = clipText(whole, MAX_CLAUSE_CHARS);
       const text = normalizeText(raw);
       const request = REQUEST_START.test(text);
       const deliberative = !request && (asks || INTERROGATIVE_START.test(text));

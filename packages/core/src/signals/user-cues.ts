@@ -9,7 +9,7 @@ const WE = "(?:we|i|we've|i've)";
 // Where an edit to the plan is asked for: the clause start or after a comma, maybe after "let's",
 // "can you", "we need to"… so "we agreed to skip gifts" or "I'm skipping lunch" are not edits.
 const EDIT_LEAD =
-  "(?:^|, )(?:(?:oh|ok|okay|so|and|also|actually|then|please|now),? )*(?:(?:let'?s|please|can you|could you|can we|could we|we (?:need|want|have) to|i (?:need|want) to|we can) )?(?:also |just )?";
+  "(?:^|, )(?:(?:oh|ok|okay|so|and|also|actually|then|please|now),? ){0,3}(?:(?:let'?s|please|can you|could you|can we|could we|we (?:need|want|have) to|i (?:need|want) to|we can) )?(?:also |just )?";
 
 /** decision_made: the user's side committed to something. */
 export const DECISION_CUES: readonly Cue[] = [
@@ -33,7 +33,7 @@ export const DECISION_CUES: readonly Cue[] = [
     re: /\b(?:we're|we are|i'm|i am) sticking with\b|\b(?:we're|i'm) doing the [\w -]+, not the\b/,
     weight: 0.85,
   },
-  { re: /^(?:(?:ok|okay|so|right|then),? )*(?:the )?(?:plan|option|number) \w+ it is\b/, weight: 0.85 },
+  { re: /^(?:(?:ok|okay|so|right|then),? ){0,3}(?:the )?(?:plan|option|number) \w+ it is\b/, weight: 0.85 },
   { re: /^(?:ok,? |okay,? |so,? )?going with\b/, weight: 0.8 },
   { re: /\blet'?s (?:go with|lock in|pick|choose)\b/, weight: 0.85 },
   {
@@ -134,7 +134,7 @@ export const OPEN_LOOP_CUES: readonly Cue[] = [
   { re: /\b(?:i|we) still need\b|\bstill have to\b|\bnext step is\b/, weight: 0.8 },
   { re: /\bget back to you\b|\blet me know (?:what|when|if|how) you\b/, weight: 0.8 },
   {
-    re: /^(?:(?:now|and|so|ok|okay|also|then|thanks),? )*(?:(?:can|could|would|will) you |please )?(?:please )?(?:draft|write|find|look into|look up|put together|compare|figure out|follow up|track|research|list|set up|create|build|organi[sz]e|make (?:a|me a) (?:list|plan|shopping list))\b/,
+    re: /^(?:(?:now|and|so|ok|okay|also|then|thanks),? ){0,3}(?:(?:can|could|would|will) you |please )?(?:please )?(?:draft|write|find|look into|look up|put together|compare|figure out|follow up|track|research|list|set up|create|build|organi[sz]e|make (?:a|me a) (?:list|plan|shopping list))\b/,
     weight: 0.8,
   },
   { re: /\bhelp me (?:figure out|decide|find|track)\b/, weight: 0.75 },
@@ -152,7 +152,7 @@ export const RESOLVED_CUES: readonly Cue[] = [
     weight: 0.8,
   },
   {
-    re: /^(?:(?:ok|okay|so|well|great|good news),? )*(?:(?:i|we) )?(?:finally |just |already )?(?:called|booked|sent|paid|cancell?ed|filed|submitted|picked up|returned|closed|found|hired|handled|took care of|finished|fixed|figured (?:it|that) out|got the)\b/,
+    re: /^(?:(?:ok|okay|so|well|great|good news),? ){0,3}(?:(?:i|we) )?(?:finally |just |already )?(?:called|booked|sent|paid|cancell?ed|filed|submitted|picked up|returned|closed|found|hired|handled|took care of|finished|fixed|figured (?:it|that) out|got the)\b/,
     weight: 0.8,
   },
   {

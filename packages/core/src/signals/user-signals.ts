@@ -16,7 +16,7 @@ type UserKind = Exclude<ThreadMementoSignalKind, "answer_provided">;
 
 const CHOICE_OFFER = /\b(?:or|which|would you like|do you want|prefer)\b/;
 const CHOICE_TAKEN =
-  /^(?:(?:yes|yeah|yep|ok|okay|sure|great),? )*(?:let'?s (?:do|go with) |go with |i'll take |we'll take )?(?:the )?(?:first|second|third|last|other|option \w+|plan \w+|number \w+)\b|^[\w ]{1,20} it is\b/;
+  /^(?:(?:yes|yeah|yep|ok|okay|sure|great),? ){0,3}(?:let'?s (?:do|go with) |go with |i'll take |we'll take )?(?:the )?(?:first|second|third|last|other|option \w+|plan \w+|number \w+)\b|^[\w ]{1,20} it is\b/;
 
 /** The user's side of the turn: every user-driven kind with its best hit. */
 export function detectUserSignals(

@@ -110,3 +110,15 @@ describe("detectSignals: the other kinds", () => {
     expect(detectSignals(input, { minConfidence: 0.99 })).toEqual([]);
   });
 });
+
+describe("detectSignals on long input", () => {
+  // Cue patterns backtrack over long clauses: before clauses were bounded, 40k characters of
+  // "ok, ok, …" took over 20 seconds. The bound here is loose so a busy machine does not fail it.
+  it("reads a pasted 40k-character message in well under five seconds and still finds cues at its end", () => {
+    const message = `${"ok, ".repeat(10_000)}fine. ${"Some pasted notes here. ".repeat(500)}We decided to sell the house.`;
+    const started = Date.now();
+    const signals = detectSignals({ userMessage: message, assistantText: message });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(signals.map((s) => s.kind)).toContain("decision_made");
+  });
+});

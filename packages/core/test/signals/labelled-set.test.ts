@@ -6,6 +6,7 @@ import {
   readLabelledTurns,
   SIGNAL_KINDS,
   SIGNAL_SETS,
+  signalTable,
 } from "../../../../scripts/signal-eval.mjs";
 
 const tuning = readLabelledTurns(SIGNAL_SETS.tuning);
@@ -32,5 +33,17 @@ describe("labelled signal turns", () => {
       expect(score?.precision, kind).toBeGreaterThanOrEqual(0.9);
       expect(score?.recall, kind).toBeGreaterThan(0.5);
     }
+  });
+});
+
+describe("signalTable", () => {
+  it("prints one Markdown row per kind and set, with the MUST kinds marked", () => {
+    const report = evaluateSignals(detectSignals, tuning.slice(0, 20));
+    const lines = signalTable({ tuning: report, heldout: report }).split("\n");
+    expect(lines).toHaveLength(2 + SIGNAL_KINDS.length * 2);
+    expect(lines.filter((line) => line.includes("| MUST |"))).toHaveLength(MUST_KINDS.length * 2);
+    expect(lines[2]).toMatch(
+      /^\| decision_made \| MUST \| tuning \| 20 \| \d+ \| \d\.\d{3} \| \d\.\d{3} \|$/,
+    );
   });
 });
