@@ -240,5 +240,23 @@ export {
 } from "./retrieval/index.js";
 export type { Router, RouterConfigInput } from "./router/index.js";
 export { createDefaultRouter, createRouter, parseModePack, RouterThread } from "./router/index.js";
+export {
+  type AnchoredSignal,
+  confidenceValue,
+  type DetectSignalsInput,
+  type DetectSignalsOptions,
+  type DroppedSignal,
+  detectSignals,
+  MAX_MEMENTO_SIGNALS,
+  MAX_MODEL_SIGNALS,
+  type MergeSignalsOptions,
+  mergeSignals,
+  type SignalCandidate,
+  type SignalSource,
+  type StoredSignal,
+  toMementoSignalItems,
+  type ValidatedModelSignals,
+  validateModelSignals,
+} from "./signals/index.js";
 export { clipText } from "./text/index.js";
 export { issuesFromZod } from "./validation/zod-issues.js";
