@@ -18,6 +18,24 @@ export type {
   CheckpointSessionWriteResult,
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
+export {
+  createInMemoryActionStore,
+  createInMemoryAgencyStore,
+  createInMemoryCalendarStore,
+  createInMemoryCheckpointSessionStore,
+  createInMemoryMementoStore,
+  createInMemoryMessageStore,
+  createInMemoryReminderStore,
+  createInMemoryResponseStore,
+  createInMemorySolStore,
+  createInMemoryTaskStore,
+  createInMemoryThoughtStore,
+  createInMemoryTraceStore,
+  createInMemoryTransmissionStore,
+  type InMemorySolStore,
+  type InMemorySolStoreOptions,
+  type InMemoryTaskStoreOptions,
+} from "./in-memory/index.js";
 export type {
   AbortSignalLike,
   LlmCallPurpose,
@@ -31,7 +49,6 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
-export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
 export type {
   MessageStore,
   StoredMessage,

@@ -1,4 +1,4 @@
-import { createMemoryCalendarStore, createMemoryReminderStore } from "@solserver/core";
+import { createInMemoryCalendarStore, createInMemoryReminderStore } from "@solserver/core";
 import { describe } from "vitest";
 import { executorRecordContract } from "./contract/executor-records.js";
 
@@ -6,7 +6,7 @@ import { executorRecordContract } from "./contract/executor-records.js";
 // rest of the suite still opens stores by URL (see store-contract.ts).
 describe("SolStore contract: memory", () => {
   executorRecordContract(async () => ({
-    calendar: createMemoryCalendarStore(),
-    reminders: createMemoryReminderStore(),
+    calendar: createInMemoryCalendarStore(),
+    reminders: createInMemoryReminderStore(),
   }));
 });
