@@ -229,8 +229,10 @@ export {
   createInMemoryTraceStore,
   createInMemoryTransmissionStore,
   createManualClock,
+  type InMemoryAgencyStore,
   type InMemorySolStore,
   type InMemorySolStoreOptions,
+  type InMemoryTaskStore,
   type InMemoryTaskStoreOptions,
 } from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";

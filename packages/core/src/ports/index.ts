@@ -32,8 +32,10 @@ export {
   createInMemoryThoughtStore,
   createInMemoryTraceStore,
   createInMemoryTransmissionStore,
+  type InMemoryAgencyStore,
   type InMemorySolStore,
   type InMemorySolStoreOptions,
+  type InMemoryTaskStore,
   type InMemoryTaskStoreOptions,
 } from "./in-memory/index.js";
 export type {

@@ -58,12 +58,24 @@ export function bumpTurnsSincePersist(table: MementoTable, tenantId: TenantId, t
   if (row !== undefined) table.set(key, { ...row, turnsSincePersist: row.turnsSincePersist + 1 });
 }
 
+/**
+ * Mementos stored before signals' `updatedAt` became UTC-only may carry an offset; they are read
+ * back in UTC, as the SQL store does, so a GET -> PUT round trip still validates.
+ */
+function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
+  const updatedAt = memento.signals?.updatedAt;
+  if (updatedAt === undefined || updatedAt.endsWith("Z")) return memento;
+  const ms = Date.parse(updatedAt);
+  if (Number.isNaN(ms) || memento.signals === undefined) return memento;
+  return { ...memento, signals: { ...memento.signals, updatedAt: new Date(ms).toISOString() } };
+}
+
 /** The reference MementoStore: one memento per thread, written only by compare-and-swap. */
 export function createInMemoryMementoStore(table: MementoTable = new Map()): MementoStore {
   return {
     async get(tenantId, threadId) {
       const row = isStorableKey(tenantId, threadId) ? table.get(keyOf(tenantId, threadId)) : undefined;
-      return row === undefined ? null : { ...row, memento: jsonCopy(row.memento) };
+      return row === undefined ? null : { ...row, memento: inUtc(jsonCopy(row.memento)) };
     },
     async put(tenantId, threadId, memento, expectedVersion, now) {
       const plan = planMementoPut(table, tenantId, threadId, memento, expectedVersion);

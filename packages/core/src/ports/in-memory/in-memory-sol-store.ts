@@ -1,12 +1,11 @@
 import type { Clock } from "../../clock/clock.js";
 import type { ActionStore } from "../action-store.js";
-import type { AgencyStore } from "../agency-store.js";
 import type { CalendarStore } from "../calendar-store.js";
 import type { CheckpointSessionStore } from "../checkpoint-session-store.js";
 import type { ReminderStore } from "../reminder-store.js";
 import type { SolStore } from "../sol-store.js";
 import { createInMemoryActionStore } from "./in-memory-action-store.js";
-import { createInMemoryAgencyStore } from "./in-memory-agency-store.js";
+import { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory-agency-store.js";
 import { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 import { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";
 import { commitTurnInMemory, type TurnTables } from "./in-memory-commit-turn.js";
@@ -25,7 +24,7 @@ export interface InMemorySolStore extends SolStore {
   readonly reminders: ReminderStore;
   readonly calendar: CalendarStore;
   readonly checkpointSessions: CheckpointSessionStore;
-  readonly agency: AgencyStore;
+  readonly agency: InMemoryAgencyStore;
 }
 
 /** Options of {@link createInMemorySolStore}. */
@@ -49,6 +48,7 @@ export function createInMemorySolStore(options: InMemorySolStoreOptions = {}): I
     responses: new Map(),
     traces: new Map(),
   };
+  let closed = false;
   return {
     kind: "memory",
     transmissions: createInMemoryTransmissionStore(tables.transmissions),
@@ -62,7 +62,9 @@ export function createInMemorySolStore(options: InMemorySolStoreOptions = {}): I
     checkpointSessions: createInMemoryCheckpointSessionStore(tables.traces, nowIso),
     agency: createInMemoryAgencyStore(options),
     commitTurn: async (input) => commitTurnInMemory(tables, input, nowIso),
-    ping: async () => true,
-    close: async () => {},
+    ping: async () => !closed,
+    close: async () => {
+      closed = true;
+    },
   };
 }

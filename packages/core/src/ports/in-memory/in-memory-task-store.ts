@@ -34,11 +34,16 @@ function parseTask(task: unknown, tenantId: TenantId): Task {
   return value;
 }
 
+/** The reference TaskStore, with the count the SQL task store also has. */
+export interface InMemoryTaskStore extends TaskStore {
+  count(tenantId: TenantId): Promise<number>;
+}
+
 /**
  * The reference TaskStore: tasks in insertion order per tenant. Updates never change a stored
  * `origin` or `createdAt`, as the SQL store's write-once columns do.
  */
-export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): TaskStore {
+export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
   const rows = new Map<string, { readonly tenantId: TenantId; task: Task }>();
   const own = (tenantId: TenantId) => [...rows.values()].filter((row) => row.tenantId === tenantId);
   const copy = (task: Task): Task => Task.parse(jsonCopy(task));
@@ -91,6 +96,9 @@ export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}):
         .filter((row) => row.task.metadata.goalKey === goalKey)
         .filter((row) => statuses === undefined || statuses.includes(row.task.status))
         .map((row) => copy(row.task));
+    },
+    async count(tenantId) {
+      return own(tenantId).length;
     },
   };
 }

@@ -90,7 +90,8 @@ function checkAttempt(tables: TransmissionTables, tenantId: TenantId, attempt: D
 export function createInMemoryTransmissionStore(
   tables: TransmissionTables = createTransmissionTables(),
 ): TransmissionStore {
-  const getByRequestId: TransmissionStore["getByRequestId"] = async (tenantId, requestId) => {
+  // Synchronous, so a claim's check and insert happen with no other call in between.
+  const byRequestId = (tenantId: TenantId, requestId: string) => {
     if (!isStorableKey(tenantId, requestId)) return null;
     const id = tables.byRequest.get(keyOf(tenantId, requestId));
     return id === undefined ? null : withAttempts(tables, tables.rows.get(keyOf(tenantId, id)));
@@ -109,7 +110,7 @@ export function createInMemoryTransmissionStore(
         traceRunId: input.traceRunId,
         attemptId: start?.attemptId,
       });
-      const existing = await getByRequestId(input.tenantId, input.requestId);
+      const existing = byRequestId(input.tenantId, input.requestId);
       if (existing !== null) return { kind: "existing", transmission: existing };
       const key = keyOf(input.tenantId, input.transmissionId);
       const attemptTaken = start !== undefined && tables.attempts.has(keyOf(input.tenantId, start.attemptId));
@@ -154,7 +155,7 @@ export function createInMemoryTransmissionStore(
       return withAttempts(tables, tables.rows.get(keyOf(tenantId, transmissionId)));
     },
 
-    getByRequestId,
+    getByRequestId: async (tenantId, requestId) => byRequestId(tenantId, requestId),
 
     async setStatus(tenantId, transmissionId, from, to, now) {
       assertTransition(from, to);

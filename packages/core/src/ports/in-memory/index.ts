@@ -1,5 +1,5 @@
 export { createInMemoryActionStore } from "./in-memory-action-store.js";
-export { createInMemoryAgencyStore } from "./in-memory-agency-store.js";
+export { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory-agency-store.js";
 export { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 export { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";
 export { createInMemoryMementoStore } from "./in-memory-memento-store.js";
@@ -11,7 +11,11 @@ export {
   type InMemorySolStore,
   type InMemorySolStoreOptions,
 } from "./in-memory-sol-store.js";
-export { createInMemoryTaskStore, type InMemoryTaskStoreOptions } from "./in-memory-task-store.js";
+export {
+  createInMemoryTaskStore,
+  type InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+} from "./in-memory-task-store.js";
 export { createInMemoryThoughtStore } from "./in-memory-thought-store.js";
 export { createInMemoryTraceStore } from "./in-memory-trace-store.js";
 export { createInMemoryTransmissionStore } from "./in-memory-transmission-store.js";
