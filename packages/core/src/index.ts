@@ -234,6 +234,8 @@ export {
   type InMemorySolStoreOptions,
   type InMemoryTaskStore,
   type InMemoryTaskStoreOptions,
+  projectTaskForStore,
+  type StoreProjectionOptions,
 } from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";

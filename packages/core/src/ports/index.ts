@@ -61,6 +61,7 @@ export type {
 export type { ReminderRecord, ReminderStore } from "./reminder-store.js";
 export type { ResponseStore, StoredResponse } from "./response-store.js";
 export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js";
+export { projectTaskForStore, type StoreProjectionOptions } from "./task-projection.js";
 export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
 export type { TenantId } from "./tenant.js";
 export type { ThoughtEntry, ThoughtStore } from "./thought-store.js";

@@ -1,4 +1,5 @@
 import { actionContract } from "./contract/actions.js";
+import { agencyPortContract } from "./contract/agency-ports.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
 import { executorRecordContract } from "./contract/executor-records.js";
@@ -24,6 +25,7 @@ export function runPortContract(harness: PortHarness, options: PortContractOptio
   tenancyContract(harness);
   actionContract(harness, options);
   checkpointSessionContract(harness, options);
+  agencyPortContract(harness);
   jsonKeyOrderContract(harness);
   unstorableKeyContract(harness);
   executorRecordContract(() => harness.open());

@@ -1,4 +1,9 @@
-import { createInMemorySolStore, createManualClock, type InMemorySolStore } from "@solserver/core";
+import {
+  createInMemoryAgencyStore,
+  createInMemorySolStore,
+  createManualClock,
+  type InMemorySolStore,
+} from "@solserver/core";
 import { beforeEach, describe } from "vitest";
 import type { PortHarness } from "./contract/harness.js";
 import { runPortContract } from "./port-contract.js";
@@ -16,7 +21,9 @@ function useInMemoryHarness(): PortHarness {
   };
   return {
     open: async () => current(),
-    agency: () => current().agency,
+    // With options, a task store of its own: the tests that pass them use only the agency store.
+    agency: (_store, options) =>
+      options === undefined ? current().agency : createInMemoryAgencyStore(options),
   };
 }
 

@@ -2,26 +2,32 @@ import { Task } from "../../agency/task.js";
 import { strictFinalizeWarning } from "../../agency/task-factory.js";
 import { SolError } from "../../errors.js";
 import { issuesFromZod } from "../../validation/zod-issues.js";
+import { projectTaskForStore } from "../task-projection.js";
 import type { TaskStore } from "../task-store.js";
 import type { TenantId } from "../tenant.js";
 import { assertStorableJson, assertStorableKeys, isStorableKey, jsonCopy, keyOf } from "./storable.js";
 
-/** Options of the in-memory task store (the SQL store reads the same two from the environment). */
+/** Options of the in-memory task store (the SQL store reads their defaults from the environment). */
 export interface InMemoryTaskStoreOptions {
+  /** Production silences the dropped-metadata-key warnings; default false. */
+  readonly isProduction?: boolean;
   /** Warn when a task is stored without `origin`; default false. */
   readonly strictFinalize?: boolean;
   /** Where warnings go; default none. */
   readonly warn?: (message: string) => void;
 }
 
+function invalidTask(issues: unknown): SolError {
+  return new SolError("invalid_input", "The task does not match the Task contract.", { details: issues });
+}
+
 function parseTask(task: unknown, tenantId: TenantId): Task {
   const parsed = Task.safeParse(task);
-  if (!parsed.success) {
-    throw new SolError("invalid_input", "The task does not match the Task contract.", {
-      details: issuesFromZod(parsed.error),
-    });
-  }
-  const value = parsed.data;
+  if (!parsed.success) throw invalidTask(issuesFromZod(parsed.error));
+  return checkStorable(parsed.data, tenantId);
+}
+
+function checkStorable(value: Task, tenantId: TenantId): Task {
   assertStorableKeys({
     tenantId,
     id: value.id,
@@ -45,11 +51,19 @@ export interface InMemoryTaskStore extends TaskStore {
  */
 export function createInMemoryTaskStore(options: InMemoryTaskStoreOptions = {}): InMemoryTaskStore {
   const rows = new Map<string, { readonly tenantId: TenantId; task: Task }>();
+  const warnedKeys = new Set<string>();
   const own = (tenantId: TenantId) => [...rows.values()].filter((row) => row.tenantId === tenantId);
   const copy = (task: Task): Task => Task.parse(jsonCopy(task));
   return {
     async add(tenantId, input, addOptions = {}) {
-      const task = parseTask(input, tenantId);
+      // The store boundary: metadata goes through the same allowlist as the SQL store's.
+      const projected = projectTaskForStore(input, {
+        isProduction: options.isProduction === true,
+        warn: (message) => options.warn?.(message),
+        warnedKeys,
+      });
+      if (!projected.ok) throw invalidTask(projected.issues);
+      const task = checkStorable(projected.value, tenantId);
       const warning = strictFinalizeWarning(task, {
         strict: options.strictFinalize === true,
         ...(addOptions.allowUnfinalized === undefined

@@ -54,12 +54,18 @@ export interface ContractAgencyStore extends AgencyStore {
   readonly tasks: TaskStore & { count(tenantId: TenantId): Promise<number> };
 }
 
+/** Task store options both backends take: where warnings go, and production's silence. */
+export interface AgencyOptions {
+  readonly warn?: (message: string) => void;
+  readonly isProduction?: boolean;
+}
+
 /** Per-test access to a backend through its ports alone. */
 export interface PortHarness {
   /** A store on this test's data; closed after the test. */
   open(): Promise<PortStore>;
-  /** The agency store beside `store`, on the same data. */
-  agency(store: PortStore): ContractAgencyStore;
+  /** The agency store beside `store`; with options, one built with them (on the same data in SQL). */
+  agency(store: PortStore, options?: AgencyOptions): ContractAgencyStore;
 }
 
 /** Per-test access to a SQL backend. */
@@ -105,6 +111,9 @@ export function useHarness(
       opened.push(store);
       return store;
     },
-    agency: (store) => sqlAgencyOf(store as SqlSolStore),
+    agency: (store, agencyOptions) =>
+      agencyOptions === undefined
+        ? sqlAgencyOf(store as SqlSolStore)
+        : createAgencyStore(store as SqlSolStore, { warn: () => {}, ...agencyOptions }),
   };
 }
