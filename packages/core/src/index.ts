@@ -214,7 +214,29 @@ export type {
   TurnDrift,
   TurnStatsUpdate,
 } from "./ports/index.js";
-export { createManualClock, createMemoryCalendarStore, createMemoryReminderStore } from "./ports/index.js";
+export {
+  createInMemoryActionStore,
+  createInMemoryAgencyStore,
+  createInMemoryCalendarStore,
+  createInMemoryCheckpointSessionStore,
+  createInMemoryMementoStore,
+  createInMemoryMessageStore,
+  createInMemoryReminderStore,
+  createInMemoryResponseStore,
+  createInMemorySolStore,
+  createInMemoryTaskStore,
+  createInMemoryThoughtStore,
+  createInMemoryTraceStore,
+  createInMemoryTransmissionStore,
+  createManualClock,
+  type InMemoryAgencyStore,
+  type InMemorySolStore,
+  type InMemorySolStoreOptions,
+  type InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+  projectTaskForStore,
+  type StoreProjectionOptions,
+} from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";

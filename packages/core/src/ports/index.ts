@@ -18,6 +18,26 @@ export type {
   CheckpointSessionWriteResult,
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
+export {
+  createInMemoryActionStore,
+  createInMemoryAgencyStore,
+  createInMemoryCalendarStore,
+  createInMemoryCheckpointSessionStore,
+  createInMemoryMementoStore,
+  createInMemoryMessageStore,
+  createInMemoryReminderStore,
+  createInMemoryResponseStore,
+  createInMemorySolStore,
+  createInMemoryTaskStore,
+  createInMemoryThoughtStore,
+  createInMemoryTraceStore,
+  createInMemoryTransmissionStore,
+  type InMemoryAgencyStore,
+  type InMemorySolStore,
+  type InMemorySolStoreOptions,
+  type InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+} from "./in-memory/index.js";
 export type {
   AbortSignalLike,
   LlmCallPurpose,
@@ -31,7 +51,6 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
-export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
 export type {
   MessageStore,
   StoredMessage,
@@ -42,6 +61,7 @@ export type {
 export type { ReminderRecord, ReminderStore } from "./reminder-store.js";
 export type { ResponseStore, StoredResponse } from "./response-store.js";
 export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js";
+export { projectTaskForStore, type StoreProjectionOptions } from "./task-projection.js";
 export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
 export type { TenantId } from "./tenant.js";
 export type { ThoughtEntry, ThoughtStore } from "./thought-store.js";

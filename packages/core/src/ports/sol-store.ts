@@ -55,9 +55,9 @@ export type CommitTurnResult =
   | { readonly ok: true; readonly mementoVersion: number | null }
   | { readonly ok: false; readonly reason: "memento_conflict"; readonly currentVersion: number | null };
 
-/** The storage port the server's orchestrator depends on; SQLite and PostgreSQL implement it. */
+/** The storage port the server's orchestrator depends on; SQLite, PostgreSQL and memory implement it. */
 export interface SolStore {
-  readonly kind: "sqlite" | "postgres";
+  readonly kind: "sqlite" | "postgres" | "memory";
   readonly transmissions: TransmissionStore;
   readonly messages: MessageStore;
   readonly mementos: MementoStore;

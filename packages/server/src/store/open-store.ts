@@ -38,6 +38,7 @@ export interface OpenStoreOptions {
 
 /** A SolStore backed by SQL, with its schema management exposed. */
 export interface SqlSolStore extends SolStore {
+  readonly kind: "sqlite" | "postgres";
   /** The Kysely handle, for modules that add their own tables through later migrations. */
   readonly db: Kysely<StoreDatabase>;
   /** The permission gate's actions and execution answers (migration 3). */

@@ -1,12 +1,33 @@
-import { createMemoryCalendarStore, createMemoryReminderStore } from "@solserver/core";
-import { describe } from "vitest";
-import { executorRecordContract } from "./contract/executor-records.js";
+import {
+  createInMemoryAgencyStore,
+  createInMemorySolStore,
+  createManualClock,
+  type InMemorySolStore,
+} from "@solserver/core";
+import { beforeEach, describe } from "vitest";
+import type { PortHarness } from "./contract/harness.js";
+import { runPortContract } from "./port-contract.js";
+import { T0 } from "./support/samples.js";
 
-// The in-memory reference stores run the parts of the contract written against ports alone; the
-// rest of the suite still opens stores by URL (see store-contract.ts).
+/** One in-memory store per test; every open() reaches it, as stores opened on one URL share data. */
+function useInMemoryHarness(): PortHarness {
+  let store: InMemorySolStore | null = null;
+  beforeEach(() => {
+    store = createInMemorySolStore({ clock: createManualClock(Date.parse(T0)) });
+  });
+  const current = (): InMemorySolStore => {
+    if (store === null) throw new Error("harness used outside a test");
+    return store;
+  };
+  return {
+    open: async () => current(),
+    // With options, a task store of its own: the tests that pass them use only the agency store.
+    agency: (_store, options) =>
+      options === undefined ? current().agency : createInMemoryAgencyStore(options),
+  };
+}
+
+// The in-memory reference stores run the port-level contract, the same one as the SQL backends.
 describe("SolStore contract: memory", () => {
-  executorRecordContract(async () => ({
-    calendar: createMemoryCalendarStore(),
-    reminders: createMemoryReminderStore(),
-  }));
+  runPortContract(useInMemoryHarness(), { sharedUrl: true });
 });

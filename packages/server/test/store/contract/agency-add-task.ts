@@ -1,6 +1,6 @@
 import { isSolError, REBUILT_META_KEYS } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { A, B, NOW, open, rejection } from "./agency-task-fixtures.js";
+import { A, NOW, open, rejection } from "./agency-task-fixtures.js";
 import type { Harness } from "./harness.js";
 
 /** `addTask` (the agency contract's name) and the thought history, on every backend. */
@@ -59,38 +59,6 @@ export function agencyAddTaskContract(harness: Harness): void {
       const badId = await rejection(tasks.addTask(A, { type: "x", title: "y" }, { taskId: "" }));
       expect(isSolError(badId) && badId.code).toBe("invalid_input");
       expect(await tasks.count(A)).toBe(0);
-    });
-  });
-
-  describe("thought history", () => {
-    it("appends thoughts, returns the most recent oldest first, scoped by tenant", async () => {
-      const { thoughts } = await open(harness);
-      for (let i = 1; i <= 4; i++) {
-        await thoughts.append(A, {
-          thought: {
-            id: `th-${i}`,
-            text: `thought ${i}`,
-            source: "llm",
-            novelty: i === 3 ? "low" : "high",
-            ...(i === 3 ? { convertEligible: false } : {}),
-            tags: ["llm"],
-            metadata: i === 2 ? { goalKey: "explore:nearby" } : {},
-            createdAtMs: NOW + i,
-          },
-          broadcast: i !== 3,
-          ...(i === 2 ? { decision: "created", taskId: "task-9" } : {}),
-        });
-      }
-      const recent = await thoughts.listRecent(A, 3);
-      expect(recent.map((e) => e.thought.id)).toEqual(["th-2", "th-3", "th-4"]);
-      expect(recent[0]).toMatchObject({ decision: "created", taskId: "task-9", broadcast: true });
-      expect(recent[1]).toMatchObject({
-        broadcast: false,
-        thought: { novelty: "low", convertEligible: false },
-      });
-      expect(await thoughts.count(A)).toBe(4);
-      expect(await thoughts.listRecent(B, 10)).toEqual([]);
-      expect(await thoughts.listRecent(A, 0)).toEqual([]);
     });
   });
 }

@@ -6,7 +6,7 @@ import {
   type TaskStoreOptions,
 } from "../../../src/store/index.js";
 import { isThreadedStore } from "../../../src/store/worker/open-threaded.js";
-import type { Harness } from "./harness.js";
+import type { AgencyOptions, ContractAgencyStore, Harness, PortHarness } from "./harness.js";
 
 export const A = "tenant-a";
 export const B = "tenant-b";
@@ -51,6 +51,11 @@ export async function open(
   // A store on its own thread brings its agency store (calls cross threads); a warn hook cannot.
   if (isThreadedStore(store) && Object.keys(options).length === 0) return { ...store.agency, sql: store };
   return { ...createAgencyStore(store, { warn: () => {}, ...options }), sql: store };
+}
+
+/** The agency store beside a fresh port-level store of this test; options as the SQL task store's. */
+export async function openPorts(harness: PortHarness, options?: AgencyOptions): Promise<ContractAgencyStore> {
+  return harness.agency(await harness.open(), options);
 }
 
 export async function rejection(promise: Promise<unknown>): Promise<unknown> {

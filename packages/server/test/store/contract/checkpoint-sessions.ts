@@ -2,7 +2,7 @@ import { isSolError, type TraceEventDraft } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { verifyTraceChain } from "../../../src/store/index.js";
 import { T0 } from "../support/samples.js";
-import type { ContractOptions, Harness } from "./harness.js";
+import type { PortContractOptions, PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 const LATER = "2025-03-02T08:30:00.000Z";
@@ -16,7 +16,7 @@ const draft = (phase: string): TraceEventDraft => ({
 });
 
 /** CheckpointSessionStore: compare-and-swap on a version, with trace events in the same transaction. */
-export function checkpointSessionContract(harness: Harness, options: ContractOptions): void {
+export function checkpointSessionContract(harness: PortHarness, options: PortContractOptions): void {
   describe("checkpoint sessions", () => {
     it("inserts version 1, then steps by one; stale or missing expectations lose", async () => {
       const store = await harness.open();

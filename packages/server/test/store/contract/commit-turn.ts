@@ -1,12 +1,12 @@
 import { isSolError, type TraceEventDraft } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { GENESIS_HASH, type SqlSolStore, verifyTraceChain } from "../../../src/store/index.js";
+import { GENESIS_HASH, verifyTraceChain } from "../../../src/store/index.js";
 import { claimInput, sampleMemento, sampleResponse, T0, turnInput } from "../support/samples.js";
-import type { Harness } from "./harness.js";
+import type { PortHarness, PortStore } from "./harness.js";
 
 const T = "tenant-a";
 
-async function claimSending(store: SqlSolStore, requestId: string): Promise<void> {
+async function claimSending(store: PortStore, requestId: string): Promise<void> {
   await store.transmissions.claim(claimInput(T, requestId));
   await store.transmissions.setStatus(T, `tx-${requestId}`, "queued", "sending", T0);
 }
@@ -24,7 +24,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 }
 
 /** commitTurn: all of a turn's writes land together or not at all. */
-export function commitTurnContract(harness: Harness): void {
+export function commitTurnContract(harness: PortHarness): void {
   describe("commitTurn", () => {
     it("writes messages, memento, response and the succeeded status together", async () => {
       const store = await harness.open();

@@ -1,9 +1,7 @@
 import { buildNewTask, hashActionPayload } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { type AgencyStore, createAgencyStore } from "../../../src/store/index.js";
-import { isThreadedStore } from "../../../src/store/worker/open-threaded.js";
 import { claimInput, sampleMemento, sampleResponse, T0, turnInput } from "../support/samples.js";
-import type { Harness } from "./harness.js";
+import type { PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 
@@ -19,7 +17,7 @@ const payload = {
  * keeps the text), so a replayed response, a memento or a payload preview reads the same everywhere.
  * Compared as JSON text: `toEqual` ignores key order.
  */
-export function jsonKeyOrderContract(harness: Harness): void {
+export function jsonKeyOrderContract(harness: PortHarness): void {
   const same = (actual: unknown, expected: unknown) =>
     expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
 
@@ -83,9 +81,7 @@ export function jsonKeyOrderContract(harness: Harness): void {
 
     it("a task's parameters read back as the same JSON text", async () => {
       const store = await harness.open();
-      const agency: AgencyStore = isThreadedStore(store)
-        ? store.agency
-        : createAgencyStore(store, { warn: () => {} });
+      const agency = harness.agency(store);
       const built = buildNewTask(
         {
           type: "gathering",

@@ -1,13 +1,13 @@
 import { isSolError, ThreadMementoV02 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { sampleMemento, T0 } from "../support/samples.js";
-import type { ContractOptions, Harness } from "./harness.js";
+import type { PortContractOptions, PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 const LATER = "2025-03-02T08:30:00.000Z";
 
 /** MementoStore: compare-and-swap with versions that step by one. */
-export function mementoContract(harness: Harness, options: ContractOptions): void {
+export function mementoContract(harness: PortHarness, options: PortContractOptions): void {
   describe("mementos", () => {
     it("round-trips a memento exactly and starts at version 1", async () => {
       const store = await harness.open();

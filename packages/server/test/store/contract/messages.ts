@@ -1,14 +1,13 @@
 import { type CommitTurnInput, isSolError, type ThreadStats } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { SqlSolStore } from "../../../src/store/index.js";
 import { claimInput, turnInput } from "../support/samples.js";
-import type { Harness } from "./harness.js";
+import type { PortHarness, PortStore } from "./harness.js";
 
 const T = "tenant-a";
 
 /** Claims and commits `count` turns on a thread, numbered from `from`. */
-async function commitTurns(store: SqlSolStore, threadId: string, count: number, from = 0): Promise<void> {
+async function commitTurns(store: PortStore, threadId: string, count: number, from = 0): Promise<void> {
   for (let turn = from; turn < from + count; turn += 1) {
     const requestId = `${threadId}-r${turn}`;
     await store.transmissions.claim(claimInput(T, requestId, { threadId }));
@@ -18,7 +17,7 @@ async function commitTurns(store: SqlSolStore, threadId: string, count: number, 
 }
 
 /** MessageStore: insertion order, bounded recent window, per-thread counts. */
-export function messageContract(harness: Harness): void {
+export function messageContract(harness: PortHarness): void {
   describe("messages", () => {
     it("lists the most recent messages of a thread, oldest first, bounded by limit", async () => {
       const store = await harness.open();

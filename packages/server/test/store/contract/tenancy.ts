@@ -1,13 +1,13 @@
 import { isSolError } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { claimInput, sampleMemento, T0, turnInput } from "../support/samples.js";
-import type { Harness } from "./harness.js";
+import type { PortHarness } from "./harness.js";
 
 const A = "tenant-a";
 const B = "tenant-b";
 
 /** Every read and write is scoped to one tenant. */
-export function tenancyContract(harness: Harness): void {
+export function tenancyContract(harness: PortHarness): void {
   describe("tenant isolation", () => {
     it("another tenant sees none of a tenant's data and cannot change it", async () => {
       const store = await harness.open();

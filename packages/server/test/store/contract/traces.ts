@@ -3,7 +3,7 @@ import type { TraceEvent, TraceEventDraft } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "../../../src/store/index.js";
 import { T0 } from "../support/samples.js";
-import type { ContractOptions, Harness } from "./harness.js";
+import type { PortContractOptions, PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -13,7 +13,7 @@ function draft(phase: string, extra: Partial<TraceEventDraft> = {}): TraceEventD
 }
 
 /** TraceStore: sequenced, hash-chained, atomic appends that survive concurrency. */
-export function traceContract(harness: Harness, options: ContractOptions): void {
+export function traceContract(harness: PortHarness, options: PortContractOptions): void {
   describe("traces", () => {
     it("appends drafts as a SHA-256 chain starting at the genesis hash", async () => {
       const store = await harness.open();

@@ -2,7 +2,7 @@ import { isSolError, type TransmissionStatus } from "@solserver/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { claimInput, T0 } from "../support/samples.js";
-import type { ContractOptions, Harness } from "./harness.js";
+import type { PortContractOptions, PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 const STATUSES: readonly TransmissionStatus[] = ["queued", "sending", "succeeded", "failed"];
@@ -22,7 +22,7 @@ async function errorCode(promise: Promise<unknown>): Promise<string | undefined>
 }
 
 /** TransmissionStore: idempotent claims, the status state machine, delivery attempts, counts. */
-export function transmissionContract(harness: Harness, options: ContractOptions): void {
+export function transmissionContract(harness: PortHarness, options: PortContractOptions): void {
   describe("transmissions", () => {
     it("claim creates a queued transmission, then returns the existing one for the same requestId", async () => {
       const store = await harness.open();

@@ -1,17 +1,11 @@
 import { isSolError } from "@solserver/core";
 import { describe, expect, it } from "vitest";
-import { type AgencyStore, createAgencyStore, type SqlSolStore } from "../../../src/store/index.js";
-import { isThreadedStore } from "../../../src/store/worker/open-threaded.js";
 import { claimInput, sampleMemento, T0, turnInput } from "../support/samples.js";
-import type { Harness } from "./harness.js";
+import type { PortHarness } from "./harness.js";
 
 const T = "tenant-a";
 /** Keys no write accepts: PostgreSQL cannot even be asked about a NUL. */
 const BAD_KEYS = ["a\u0000b", "a\ud800b"];
-
-function agencyOf(store: SqlSolStore): AgencyStore {
-  return isThreadedStore(store) ? store.agency : createAgencyStore(store, { warn: () => {} });
-}
 
 async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
   const error = await promise.then(
@@ -22,11 +16,11 @@ async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
 }
 
 /** Lookups by a key holding NUL or an unpaired surrogate find nothing; writes refuse it. Same on every backend. */
-export function unstorableKeyContract(harness: Harness): void {
+export function unstorableKeyContract(harness: PortHarness): void {
   describe("keys no store can hold", () => {
     it("a lookup by one finds nothing", async () => {
       const store = await harness.open();
-      const { tasks, thoughts } = agencyOf(store);
+      const { tasks, thoughts } = harness.agency(store);
       for (const bad of BAD_KEYS) {
         const found = {
           memento: await store.mementos.get(T, bad),
@@ -114,7 +108,7 @@ export function unstorableKeyContract(harness: Harness): void {
             }),
           ),
           thought: await codeOf(
-            agencyOf(store).thoughts.append(bad, {
+            harness.agency(store).thoughts.append(bad, {
               thought: {
                 id: "th-1",
                 text: "t",

@@ -2,7 +2,7 @@ import type { ReminderRecord, ReminderStore } from "../reminder-store.js";
 import { compareText, insertOncePerAction, listRows } from "./by-action.js";
 
 /** The reference ReminderStore: reminders in an array, at most one per action, oldest first. */
-export function createMemoryReminderStore(): ReminderStore {
+export function createInMemoryReminderStore(): ReminderStore {
   const rows: ReminderRecord[] = [];
   return {
     async create(reminder) {

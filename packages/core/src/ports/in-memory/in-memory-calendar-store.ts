@@ -2,7 +2,7 @@ import type { CalendarEventRecord, CalendarStore } from "../calendar-store.js";
 import { compareText, insertOncePerAction, listRows } from "./by-action.js";
 
 /** The reference CalendarStore: events in an array, at most one per action, listed by start time. */
-export function createMemoryCalendarStore(): CalendarStore {
+export function createInMemoryCalendarStore(): CalendarStore {
   const rows: CalendarEventRecord[] = [];
   return {
     async create(event) {

@@ -1,0 +1,86 @@
+import type { ThreadMementoV02 } from "../../contracts/memento.js";
+import type { MementoStore, MementoWriteResult, StoredMemento } from "../memento-store.js";
+import type { TenantId } from "../tenant.js";
+import {
+  assertStorableJson,
+  assertStorableKeys,
+  isStorableKey,
+  isStorableVersion,
+  jsonCopy,
+  keyOf,
+} from "./storable.js";
+
+/** Mementos by tenant and thread, shared with the turn commit. */
+export type MementoTable = Map<string, StoredMemento>;
+
+/**
+ * The compare-and-swap decision without the write: the version a put would store, or the conflict.
+ * `expectedVersion` null inserts version 1 (a stored row conflicts); a number must match exactly.
+ */
+export function planMementoPut(
+  table: MementoTable,
+  tenantId: TenantId,
+  threadId: string,
+  memento: ThreadMementoV02,
+  expectedVersion: number | null,
+): MementoWriteResult {
+  assertStorableKeys({ tenantId, threadId });
+  assertStorableJson(memento, "memento");
+  const current = table.get(keyOf(tenantId, threadId))?.version ?? null;
+  const matches =
+    expectedVersion === null
+      ? current === null
+      : isStorableVersion(expectedVersion) && current === expectedVersion;
+  return matches ? { ok: true, version: (expectedVersion ?? 0) + 1 } : { ok: false, currentVersion: current };
+}
+
+/** Stores a planned write; every write resets turns-since-persist. */
+export function writeMemento(
+  table: MementoTable,
+  tenantId: TenantId,
+  threadId: string,
+  memento: ThreadMementoV02,
+  version: number,
+  now: string,
+): void {
+  table.set(keyOf(tenantId, threadId), {
+    memento: jsonCopy(memento),
+    version,
+    turnsSincePersist: 0,
+    updatedAt: now,
+  });
+}
+
+/** Adds one to turns-since-persist of a stored memento (no-op when none is stored). */
+export function bumpTurnsSincePersist(table: MementoTable, tenantId: TenantId, threadId: string): void {
+  const key = keyOf(tenantId, threadId);
+  const row = table.get(key);
+  if (row !== undefined) table.set(key, { ...row, turnsSincePersist: row.turnsSincePersist + 1 });
+}
+
+/**
+ * Mementos stored before signals' `updatedAt` became UTC-only may carry an offset; they are read
+ * back in UTC, as the SQL store does, so a GET -> PUT round trip still validates.
+ */
+function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
+  const updatedAt = memento.signals?.updatedAt;
+  if (updatedAt === undefined || updatedAt.endsWith("Z")) return memento;
+  const ms = Date.parse(updatedAt);
+  if (Number.isNaN(ms) || memento.signals === undefined) return memento;
+  return { ...memento, signals: { ...memento.signals, updatedAt: new Date(ms).toISOString() } };
+}
+
+/** The reference MementoStore: one memento per thread, written only by compare-and-swap. */
+export function createInMemoryMementoStore(table: MementoTable = new Map()): MementoStore {
+  return {
+    async get(tenantId, threadId) {
+      const row = isStorableKey(tenantId, threadId) ? table.get(keyOf(tenantId, threadId)) : undefined;
+      return row === undefined ? null : { ...row, memento: inUtc(jsonCopy(row.memento)) };
+    },
+    async put(tenantId, threadId, memento, expectedVersion, now) {
+      const plan = planMementoPut(table, tenantId, threadId, memento, expectedVersion);
+      if (plan.ok) writeMemento(table, tenantId, threadId, memento, plan.version, now);
+      return plan;
+    },
+  };
+}

@@ -1,2 +1,0 @@
-export { createMemoryCalendarStore } from "./memory-calendar-store.js";
-export { createMemoryReminderStore } from "./memory-reminder-store.js";
