@@ -45,6 +45,7 @@ export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js
 export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
 export type { TenantId } from "./tenant.js";
 export type { ThoughtEntry, ThoughtStore } from "./thought-store.js";
+export type { ThreadListQuery, ThreadMessageQuery, ThreadStore } from "./thread-store.js";
 export type { TracePage, TraceStore } from "./trace-store.js";
 export type {
   ClaimTransmissionInput,
