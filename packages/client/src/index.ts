@@ -60,6 +60,7 @@ export {
   type CaptureInput,
   DEFAULT_BACKOFF,
   type EnqueueInput,
+  type EnqueueMemoryResult,
   type EnqueueRecords,
   type EnqueueResult,
   INTERRUPTED_ERROR_CODE,
@@ -67,6 +68,7 @@ export {
   type QueueListener,
   retryDelayMs,
   type SendChat,
+  type SendMemorySave,
   type TransmissionEvent,
   type TransmissionMachineState,
   TransmissionQueue,
@@ -77,11 +79,13 @@ export type {
   CaptureRecord,
   CaptureStatus,
   LocalMessage,
+  MemorySaveStatus,
+  QueuedMemorySave,
   QueuedTransmission,
   QueueSnapshot,
   RecordedError,
 } from "./records.js";
-export { CAPTURE_STATUSES, emptySnapshot, QUEUE_FORMAT_VERSION } from "./records.js";
+export { CAPTURE_STATUSES, emptySnapshot, MEMORY_SAVE_STATUSES, QUEUE_FORMAT_VERSION } from "./records.js";
 export {
   IndexedDbQueueStore,
   type IndexedDbQueueStoreOptions,
