@@ -100,7 +100,7 @@ describe("SolClient memory routes (against a stand-in)", () => {
     expect(saved.memory.memoryId).toBe("mem_1");
     const post = stand.seen.at(-1);
     expect(post?.body).toMatchObject({ text: "My sister's birthday is on 3 May.", domainFlags: ["family"] });
-    expect(typeof (post?.body as { requestId: unknown }).requestId).toBe("string");
+    expect(typeof (post?.body as { requestId?: unknown } | undefined)?.requestId).toBe("string");
 
     const found = await client.listMemories({ q: "sister birthday", domain: "family", limit: 5 });
     expect(found.memories[0]?.score).toBe(2.5);
