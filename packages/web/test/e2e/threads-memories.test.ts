@@ -145,3 +145,48 @@ describe("Memories panel", () => {
     });
   }
 });
+
+describe("save_memory chip", () => {
+  it("shows what will be remembered and sends nothing on Not now", async () => {
+    const { context, page } = await openChat(browser, server.url);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // The turn's real response, with the save_memory proposal a model would add.
+    await page.route("**/v1/chat", async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as Record<string, unknown> & { requestId: string };
+      body.actions = [
+        {
+          request_id: body.requestId,
+          action_needed: true,
+          action_id: "act_mem_1",
+          action_label: "Remember this",
+          action_kind: "save_memory",
+          action_summary_bullets: ["Save a memory of your sister's birthday"],
+          action_payload_preview: {
+            text: "My sister's birthday is on 3 May.",
+            summary: "Sister's birthday: 3 May",
+          },
+        },
+      ];
+      await route.fulfill({ response: res, json: body });
+    });
+    const sent: string[] = [];
+    page.on("request", (req) => {
+      if (/\/v1\/(actions|memories)/.test(req.url()))
+        sent.push(`${req.method()} ${new URL(req.url()).pathname}`);
+    });
+    const box = page.getByLabel("Message", { exact: true });
+    await box.fill("My sister's birthday is on 3 May.");
+    await box.press("Enter");
+    const chip = page.locator("fieldset.chip");
+    await chip.waitFor();
+    expect(await chip.locator(".chip-remember").textContent()).toBe(
+      "Will remember: Sister's birthday: 3 May",
+    );
+    await shoot(page, "save-memory-chip-1280");
+    await chip.getByRole("button", { name: "Not now" }).click();
+    await chip.getByText(/Deferred/).waitFor();
+    expect(sent).toEqual([]);
+    await context.close();
+  });
+});
