@@ -32,6 +32,11 @@ export {
   type Health,
   type MementoPrecondition,
   type MementoWithEtag,
+  type Memory,
+  type MemoryQuery,
+  type MemorySaveInput,
+  type MemorySource,
+  type MessageQuery,
   parseRetryAfter,
   type ResolvedClientOptions,
   readSse,
@@ -43,6 +48,7 @@ export {
   type ThoughtInput,
   type ThoughtResult,
   type ThreadFilter,
+  type ThreadQuery,
   type TracePageQuery,
   type TraceRun,
 } from "./http/index.js";
@@ -54,6 +60,7 @@ export {
   type CaptureInput,
   DEFAULT_BACKOFF,
   type EnqueueInput,
+  type EnqueueMemoryResult,
   type EnqueueRecords,
   type EnqueueResult,
   INTERRUPTED_ERROR_CODE,
@@ -61,6 +68,7 @@ export {
   type QueueListener,
   retryDelayMs,
   type SendChat,
+  type SendMemorySave,
   type TransmissionEvent,
   type TransmissionMachineState,
   TransmissionQueue,
@@ -71,11 +79,13 @@ export type {
   CaptureRecord,
   CaptureStatus,
   LocalMessage,
+  MemorySaveStatus,
+  QueuedMemorySave,
   QueuedTransmission,
   QueueSnapshot,
   RecordedError,
 } from "./records.js";
-export { CAPTURE_STATUSES, emptySnapshot, QUEUE_FORMAT_VERSION } from "./records.js";
+export { CAPTURE_STATUSES, emptySnapshot, MEMORY_SAVE_STATUSES, QUEUE_FORMAT_VERSION } from "./records.js";
 export {
   IndexedDbQueueStore,
   type IndexedDbQueueStoreOptions,

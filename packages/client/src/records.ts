@@ -1,4 +1,5 @@
 import type { ChatResponse, PacketInputBody, Transmission } from "@solserver/core";
+import type { Memory, MemorySaveInput } from "./http/memory-responses.js";
 
 /** Why the last try of a transmission or capture failed, as kept in the local store. */
 export interface RecordedError {
@@ -65,7 +66,34 @@ export interface CaptureRecord {
   readonly updatedAt: string;
 }
 
-export const QUEUE_FORMAT_VERSION = 1 as const;
+export const MEMORY_SAVE_STATUSES = ["queued", "sending", "succeeded", "failed"] as const;
+export type MemorySaveStatus = (typeof MEMORY_SAVE_STATUSES)[number];
+
+/**
+ * A memory save carried by the queue like a chat packet (issue 21): the `POST /v1/memories` body,
+ * its `requestId` fixed at enqueue time, so a save resent after a crash or an outage is replayed by
+ * the server instead of stored twice.
+ */
+export interface QueuedMemorySave {
+  readonly saveId: string;
+  readonly requestId: string;
+  /** Sent unchanged on every try; carries `requestId`. */
+  readonly body: MemorySaveInput & { readonly requestId: string };
+  readonly status: MemorySaveStatus;
+  /** Enqueue order across the whole queue. */
+  readonly seq: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  /** Failed tries since enqueue or the last resume; compared with `maxAttempts`. */
+  readonly failuresInRound: number;
+  /** Earliest time (ms since epoch) of the next automatic try; null when none is planned. */
+  readonly nextAttemptAt: number | null;
+  readonly lastError: RecordedError | null;
+  /** The server's memory, kept once the save succeeded. */
+  readonly memory?: Memory;
+}
+
+export const QUEUE_FORMAT_VERSION = 2 as const;
 
 /** Everything the queue persists, in the versioned on-disk format. */
 export interface QueueSnapshot {
@@ -73,9 +101,17 @@ export interface QueueSnapshot {
   readonly transmissions: readonly QueuedTransmission[];
   readonly messages: readonly LocalMessage[];
   readonly captures: readonly CaptureRecord[];
+  /** Since format 2. */
+  readonly memorySaves: readonly QueuedMemorySave[];
 }
 
 /** A snapshot with nothing in it. */
 export function emptySnapshot(): QueueSnapshot {
-  return { formatVersion: QUEUE_FORMAT_VERSION, transmissions: [], messages: [], captures: [] };
+  return {
+    formatVersion: QUEUE_FORMAT_VERSION,
+    transmissions: [],
+    messages: [],
+    captures: [],
+    memorySaves: [],
+  };
 }

@@ -10,8 +10,8 @@ const fixture = async (name: string): Promise<unknown> =>
   JSON.parse(await readFile(new URL(`./fixtures/${name}`, import.meta.url), "utf8"));
 
 describe("migrateQueueSnapshot", () => {
-  it("loads the committed v1 fixture unchanged", async () => {
-    const raw = await fixture("queue-v1.json");
+  it("loads the committed v2 fixture unchanged", async () => {
+    const raw = await fixture("queue-v2.json");
     const result = migrateQueueSnapshot(raw);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
@@ -23,6 +23,32 @@ describe("migrateQueueSnapshot", () => {
       "queued",
     ]);
     expect(result.value.captures.map((c) => c.status)).toEqual(["ready", "failed", "pending"]);
+    expect(result.value.memorySaves.map((m) => m.status)).toEqual(["succeeded", "sending", "queued"]);
+  });
+
+  it("migrates the v1 fixture (before memory saves): the same records and no memory saves", async () => {
+    const v1 = (await fixture("queue-v1.json")) as Record<string, unknown>;
+    const result = migrateQueueSnapshot(v1);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value).toEqual({ ...v1, formatVersion: 2, memorySaves: [] });
+  });
+
+  it("refuses a memory save whose body does not carry its requestId, or of an unknown status", async () => {
+    const raw = (await fixture("queue-v2.json")) as QueueSnapshot;
+    const [first, second] = raw.memorySaves;
+    const broken = migrateQueueSnapshot({
+      ...raw,
+      memorySaves: [
+        { ...first, body: { ...first!.body, requestId: "req_other" } },
+        { ...second, status: "lost" },
+      ],
+    });
+    expect(broken.ok).toBe(false);
+    if (broken.ok) return;
+    const codes = broken.issues.map((i) => `${i.path?.join(".")}:${i.code}`);
+    expect(codes).toContain("memorySaves.1.status:invalid_value");
+    expect(broken.issues.some((i) => i.code === "inconsistent")).toBe(true);
   });
 
   it("migrates the unversioned v0 layout", async () => {
@@ -43,7 +69,7 @@ describe("migrateQueueSnapshot", () => {
   });
 
   it("refuses a newer format and names the problems of invalid data", async () => {
-    const newer = migrateQueueSnapshot({ ...emptySnapshot(), formatVersion: 2 });
+    const newer = migrateQueueSnapshot({ ...emptySnapshot(), formatVersion: 3 });
     expect(newer.ok || newer.issues[0]?.code).toBe("unsupported_format_version");
 
     const raw = (await fixture("queue-v1.json")) as { transmissions: Array<Record<string, unknown>> };
@@ -57,7 +83,7 @@ describe("migrateQueueSnapshot", () => {
   });
 
   it("rejects duplicate requestIds", async () => {
-    const raw = (await fixture("queue-v1.json")) as QueueSnapshot;
+    const raw = (await fixture("queue-v2.json")) as QueueSnapshot;
     const twice = {
       ...raw,
       transmissions: [...raw.transmissions, { ...raw.transmissions[0]!, transmissionId: "tx_9" }],
@@ -71,7 +97,7 @@ describe("MemoryQueueStore", () => {
   it("round-trips through JSON and shares no objects", async () => {
     const store = new MemoryQueueStore();
     expect(await store.load()).toBeNull();
-    const raw = (await fixture("queue-v1.json")) as QueueSnapshot;
+    const raw = (await fixture("queue-v2.json")) as QueueSnapshot;
     await store.save(raw);
     const loaded = await store.load();
     expect(loaded).toEqual(raw);
@@ -90,7 +116,7 @@ describe("FileQueueStore", () => {
     const path = join(dir, "nested", "queue.json");
     const store = new FileQueueStore({ path });
     expect(await store.load()).toBeNull();
-    const raw = (await fixture("queue-v1.json")) as QueueSnapshot;
+    const raw = (await fixture("queue-v2.json")) as QueueSnapshot;
     await store.save(raw);
     expect(await new FileQueueStore({ path }).load()).toEqual(raw);
     expect(await readdir(join(dir, "nested"))).toEqual(["queue.json"]);
@@ -99,7 +125,7 @@ describe("FileQueueStore", () => {
   it("keeps the last complete snapshot when saves overlap", async () => {
     const path = join(dir, "queue.json");
     const store = new FileQueueStore({ path });
-    const base = (await fixture("queue-v1.json")) as QueueSnapshot;
+    const base = (await fixture("queue-v2.json")) as QueueSnapshot;
     const versions = Array.from({ length: 20 }, (_, i) => ({
       ...base,
       messages: base.messages.slice(0, i % 5),

@@ -315,6 +315,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         agency,
         reminders: store.reminders,
         calendar: store.calendar,
+        threads: store.threads,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

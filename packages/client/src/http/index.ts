@@ -1,3 +1,11 @@
+export type {
+  Memory,
+  MemoryQuery,
+  MemorySaveInput,
+  MemorySource,
+  MessageQuery,
+  ThreadQuery,
+} from "./memory-responses.js";
 export type { FetchLike, ResolvedClientOptions, SolClientOptions } from "./options.js";
 export type {
   ActionDeferral,

@@ -4,7 +4,9 @@ import type {
   ExecuteActionInput,
   PacketInputBody,
   ReminderList,
+  ThreadList,
   ThreadMementoV02,
+  ThreadMessagePage,
 } from "@solserver/core";
 import {
   ExecuteActionInput as ExecuteActionInputSchema,
@@ -15,6 +17,8 @@ import { SolClientError } from "../errors.js";
 import { randomId } from "../ids.js";
 import type { SafeParser, Validator } from "../validate.js";
 import { describeIssues, fromSchema, isObject } from "../validate.js";
+import type { Memory, MemoryQuery, MemorySaveInput, MessageQuery, ThreadQuery } from "./memory-responses.js";
+import { memoryResponses, queryString } from "./memory-responses.js";
 import type { ResolvedClientOptions, SolClientOptions } from "./options.js";
 import { resolveClientOptions } from "./options.js";
 import type {
@@ -311,6 +315,74 @@ export class SolClient {
   /** `GET /v1/agency/counters`. */
   async getCounters(call?: CallOptions): Promise<AgencyCounters> {
     return this.get("/v1/agency/counters", responses.counters, call);
+  }
+
+  /**
+   * `POST /v1/memories`: saves a memory of the tenant. The same `requestId` and body again returns
+   * the same memory (`replayed`); for a save that must survive being offline use the queue's
+   * `enqueueMemory`.
+   */
+  async saveMemory(
+    input: MemorySaveInput,
+    call?: CallOptions,
+  ): Promise<{ memory: Memory; replayed: boolean }> {
+    const body = { ...input, requestId: input.requestId ?? randomId("req") };
+    const reply = await this.transport.json(
+      { method: "POST", path: "/v1/memories", body, ...(call ? { call } : {}) },
+      memoryResponses.saved,
+    );
+    return { memory: reply.value.memory, replayed: reply.headers.get("idempotent-replayed") === "true" };
+  }
+
+  /** `GET /v1/memories?q=&domain=&limit=&after=`: ranked best first with `q`, else newest first. */
+  async listMemories(query: MemoryQuery = {}, call?: CallOptions): Promise<{ memories: Memory[] }> {
+    const { q, domain, limit, after } = query;
+    return this.get(
+      `/v1/memories${queryString({ q, domain, limit, after })}`,
+      memoryResponses.memories,
+      call,
+    );
+  }
+
+  /** `GET /v1/memories/:memoryId`. */
+  async getMemory(memoryId: string, call?: CallOptions): Promise<Memory> {
+    return this.get(`/v1/memories/${seg(memoryId)}`, memoryResponses.memory, call);
+  }
+
+  /** `DELETE /v1/memories/:memoryId`: gone from storage, search and retrieval. */
+  async deleteMemory(memoryId: string, call?: CallOptions): Promise<void> {
+    await this.transport.json(
+      { method: "DELETE", path: `/v1/memories/${seg(memoryId)}`, ...(call ? { call } : {}) },
+      memoryResponses.noContent,
+    );
+  }
+
+  /** `GET /v1/threads?limit=&after=`: the tenant's threads, latest activity first. */
+  async listThreads(query: ThreadQuery = {}, call?: CallOptions): Promise<ThreadList> {
+    const { limit, after } = query;
+    return this.get(`/v1/threads${queryString({ limit, after })}`, memoryResponses.threads, call);
+  }
+
+  /** `GET /v1/threads/:threadId/messages?afterSeq=&limit=`: a thread's stored messages in order. */
+  async listMessages(
+    threadId: string,
+    query: MessageQuery = {},
+    call?: CallOptions,
+  ): Promise<ThreadMessagePage> {
+    const { afterSeq, limit } = query;
+    return this.get(
+      `/v1/threads/${seg(threadId)}/messages${queryString({ afterSeq, limit })}`,
+      memoryResponses.messages,
+      call,
+    );
+  }
+
+  /** `DELETE /v1/threads/:threadId`: its messages, memento and checkpoints are gone. */
+  async deleteThread(threadId: string, call?: CallOptions): Promise<void> {
+    await this.transport.json(
+      { method: "DELETE", path: `/v1/threads/${seg(threadId)}`, ...(call ? { call } : {}) },
+      memoryResponses.noContent,
+    );
   }
 
   /** `GET /healthz`. */

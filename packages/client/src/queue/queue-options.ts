@@ -1,9 +1,10 @@
 import type { ChatResponse, Clock, IdGenerator, PacketInputBody } from "@solserver/core";
 import type { CaptureProcessor } from "../captures/capture-runner.js";
 import { SolClientError } from "../errors.js";
+import type { Memory } from "../http/memory-responses.js";
 import type { SolClient } from "../http/sol-client.js";
 import { randomId } from "../ids.js";
-import type { QueuedTransmission } from "../records.js";
+import type { QueuedMemorySave, QueuedTransmission } from "../records.js";
 import type { QueueStore } from "../store/queue-store.js";
 import type { BackoffConfig } from "./backoff.js";
 import { backoffProblems, DEFAULT_BACKOFF } from "./backoff.js";
@@ -18,10 +19,18 @@ export type SendChat = (
   context: { readonly signal: AbortSignal; readonly transmission: QueuedTransmission },
 ) => Promise<ChatResponse>;
 
+/** Delivers one memory save (`POST /v1/memories`); throw to fail the try. */
+export type SendMemorySave = (
+  body: QueuedMemorySave["body"],
+  context: { readonly signal: AbortSignal },
+) => Promise<Memory>;
+
 export interface TransmissionQueueOptions {
-  /** Sends through `client.chat`; give this or `send`. */
-  readonly client?: Pick<SolClient, "chat">;
+  /** Sends through `client.chat` (and memory saves through `client.saveMemory`); give this or `send`. */
+  readonly client?: Pick<SolClient, "chat"> & Partial<Pick<SolClient, "saveMemory">>;
   readonly send?: SendChat;
+  /** Delivers queued memory saves; defaults to `client.saveMemory`. */
+  readonly sendMemorySave?: SendMemorySave;
   readonly store: QueueStore;
   readonly clock?: Clock;
   /** Uniform in [0, 1), for backoff jitter. */
@@ -41,6 +50,8 @@ export interface TransmissionQueueOptions {
 
 export interface ResolvedQueueOptions {
   readonly send: SendChat;
+  /** Undefined when neither `sendMemorySave` nor a client with `saveMemory` was given. */
+  readonly sendMemorySave: SendMemorySave | undefined;
   readonly store: QueueStore;
   readonly clock: Clock;
   readonly random: () => number;
@@ -83,8 +94,15 @@ export function resolveQueueOptions(options: TransmissionQueueOptions): Resolved
   }
   const client = options.client;
   const send: SendChat = options.send ?? ((packet, { signal }) => client!.chat(packet, { signal }));
+  const saveMemory = client?.saveMemory?.bind(client);
+  const sendMemorySave: SendMemorySave | undefined =
+    options.sendMemorySave ??
+    (saveMemory === undefined
+      ? undefined
+      : async (body, { signal }) => (await saveMemory(body, { signal })).memory);
   return Object.freeze({
     send,
+    sendMemorySave,
     store: options.store,
     clock: merged.clock,
     random: merged.random,

@@ -1,5 +1,11 @@
 import type { SolClientError } from "../errors.js";
-import type { CaptureRecord, LocalMessage, QueuedTransmission, QueueSnapshot } from "../records.js";
+import type {
+  CaptureRecord,
+  LocalMessage,
+  QueuedMemorySave,
+  QueuedTransmission,
+  QueueSnapshot,
+} from "../records.js";
 import { QUEUE_FORMAT_VERSION } from "../records.js";
 
 /** One change of the queue's state, as delivered to `onChange` and `subscribe` listeners. */
@@ -11,7 +17,8 @@ export type QueueChange =
       readonly error?: SolClientError;
     }
   | { readonly kind: "message"; readonly message: LocalMessage }
-  | { readonly kind: "capture"; readonly capture: CaptureRecord };
+  | { readonly kind: "capture"; readonly capture: CaptureRecord }
+  | { readonly kind: "memorySave"; readonly memorySave: QueuedMemorySave; readonly error?: SolClientError };
 
 export type QueueListener = (change: QueueChange) => void;
 
@@ -20,6 +27,7 @@ export class QueueState {
   readonly transmissions = new Map<string, QueuedTransmission>();
   readonly messages = new Map<string, LocalMessage>();
   readonly captures = new Map<string, CaptureRecord>();
+  readonly memorySaves = new Map<string, QueuedMemorySave>();
   /** Ids of transmissions that are queued or sending. */
   readonly active = new Set<string>();
   private readonly listeners = new Set<QueueListener>();
@@ -31,10 +39,12 @@ export class QueueState {
     this.transmissions.clear();
     this.messages.clear();
     this.captures.clear();
+    this.memorySaves.clear();
     this.active.clear();
     for (const t of snapshot.transmissions) this.index(t);
     for (const m of snapshot.messages) this.messages.set(m.messageId, Object.freeze(m));
     for (const c of snapshot.captures) this.captures.set(c.captureId, Object.freeze(c));
+    for (const m of snapshot.memorySaves) this.memorySaves.set(m.saveId, Object.freeze(m));
   }
 
   /** Stores a transmission and tells the listeners. */
@@ -58,6 +68,18 @@ export class QueueState {
     this.emit({ kind: "capture", capture: frozen });
   }
 
+  /** Stores a memory save and tells the listeners. */
+  putMemorySave(save: QueuedMemorySave, error?: SolClientError): void {
+    const frozen = Object.freeze(save);
+    this.memorySaves.set(save.saveId, frozen);
+    this.emit({ kind: "memorySave", memorySave: frozen, ...(error === undefined ? {} : { error }) });
+  }
+
+  /** Memory saves in enqueue order. */
+  orderedMemorySaves(): QueuedMemorySave[] {
+    return [...this.memorySaves.values()].sort((a, b) => a.seq - b.seq);
+  }
+
   /** Transmissions in enqueue order. */
   orderedTransmissions(): QueuedTransmission[] {
     return [...this.transmissions.values()].sort((a, b) => a.seq - b.seq);
@@ -70,6 +92,7 @@ export class QueueState {
       transmissions: this.orderedTransmissions(),
       messages: [...this.messages.values()],
       captures: [...this.captures.values()],
+      memorySaves: this.orderedMemorySaves(),
     };
   }
 

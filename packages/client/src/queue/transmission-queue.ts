@@ -3,11 +3,13 @@ import { untilAborted } from "../abort.js";
 import type { CaptureProcessor } from "../captures/capture-runner.js";
 import { CaptureRunner } from "../captures/capture-runner.js";
 import { SolClientError, toSolClientError } from "../errors.js";
+import type { MemorySaveInput } from "../http/memory-responses.js";
 import { responses } from "../http/responses.js";
 import { checkResponse } from "../http/transport.js";
 import type {
   CaptureRecord,
   LocalMessage,
+  QueuedMemorySave,
   QueuedTransmission,
   QueueSnapshot,
   RecordedError,
@@ -17,6 +19,7 @@ import { describeIssues } from "../validate.js";
 import { retryDelayMs } from "./backoff.js";
 import type { EnqueueInput } from "./enqueue-records.js";
 import { buildEnqueueRecords } from "./enqueue-records.js";
+import { MemorySaveRunner } from "./memory-save-runner.js";
 import { NETWORK_ERROR_CODES, onlineEvents } from "./online.js";
 import type { ResolvedQueueOptions, TransmissionQueueOptions } from "./queue-options.js";
 import { resolveQueueOptions } from "./queue-options.js";
@@ -36,6 +39,15 @@ export interface EnqueueResult {
   readonly persisted: Promise<void>;
 }
 
+/** What `enqueueMemory` returns. */
+export interface EnqueueMemoryResult {
+  readonly saveId: string;
+  /** The idempotency key, kept across every retry and restart. */
+  readonly requestId: string;
+  /** Resolves once the save is in the store. */
+  readonly persisted: Promise<void>;
+}
+
 // setTimeout fires at once for delays beyond a signed 32-bit count of milliseconds.
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -48,6 +60,7 @@ export class TransmissionQueue {
   private readonly state: QueueState;
   private readonly writer: SnapshotWriter;
   private readonly captures: CaptureRunner;
+  private readonly memorySaves: MemorySaveRunner;
   private readonly inflight = new Map<string, AbortController>();
   private readonly deliveries = new Set<Promise<void>>();
   private drainWaiters: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
@@ -69,6 +82,11 @@ export class TransmissionQueue {
       () => this.persist(),
       () => this.settle(),
     );
+    this.memorySaves = new MemorySaveRunner(this.state, this.options, {
+      save: () => this.writer.request(),
+      persist: () => this.persist().catch(() => {}),
+      settle: () => this.settle(),
+    });
     if (this.options.onChange) this.state.subscribe(this.options.onChange);
     if (this.options.captureProcessor) this.captures.register(this.options.captureProcessor);
   }
@@ -94,6 +112,7 @@ export class TransmissionQueue {
         this.apply(t, { type: "interrupt", at });
         recovered = true;
       }
+      if (this.memorySaves.recover()) recovered = true;
       this.loaded = true;
       if (recovered) await this.writer.request();
     })().catch((err: unknown) => {
@@ -108,6 +127,7 @@ export class TransmissionQueue {
     await this.load();
     this.running = true;
     this.captures.start();
+    this.memorySaves.start();
     // In a browser (or worker) the queue resumes by itself when connectivity comes back.
     onlineEvents()?.addEventListener("online", this.onOnline);
     this.pump();
@@ -122,6 +142,7 @@ export class TransmissionQueue {
     for (const controller of this.inflight.values()) controller.abort();
     await Promise.allSettled([...this.deliveries]);
     await this.captures.stop();
+    await this.memorySaves.stop();
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const w of waiters)
@@ -172,6 +193,36 @@ export class TransmissionQueue {
     };
   }
 
+  /**
+   * Queues a memory save (`POST /v1/memories`), offline-first like a chat packet: stored at once,
+   * sent in enqueue order with the same backoff, and replayed by the server when resent.
+   */
+  enqueueMemory(input: MemorySaveInput): EnqueueMemoryResult {
+    if (!this.loaded)
+      throw new SolClientError("invalid_transition", "Call load() or start() before enqueueMemory().");
+    const requestId = input.requestId;
+    if (
+      requestId !== undefined &&
+      [...this.state.memorySaves.values()].some((m) => m.requestId === requestId)
+    ) {
+      throw new SolClientError("idempotency_conflict", `requestId ${requestId} is already queued.`);
+    }
+    const save = this.memorySaves.enqueue(input);
+    const persisted = this.persist();
+    this.memorySaves.pump();
+    return { saveId: save.saveId, requestId: save.requestId, persisted };
+  }
+
+  /** One queued memory save by id. */
+  getMemorySave(saveId: string): QueuedMemorySave | undefined {
+    return this.state.memorySaves.get(saveId);
+  }
+
+  /** Memory saves in enqueue order. */
+  listMemorySaves(): QueuedMemorySave[] {
+    return this.state.orderedMemorySaves();
+  }
+
   /** Manual retry of a failed transmission (failed -> queued), with a fresh attempt budget. */
   async retry(transmissionId: string): Promise<void> {
     const t = this.state.transmissions.get(transmissionId);
@@ -201,8 +252,10 @@ export class TransmissionQueue {
         this.apply(t, { type: "retry", at });
       }
     }
+    this.memorySaves.resume();
     const persisted = this.persist();
     this.pump();
+    this.memorySaves.pump();
     await persisted;
   }
 
@@ -428,6 +481,7 @@ export class TransmissionQueue {
   private settle(): void {
     if (this.drainWaiters.length === 0) return;
     if (this.state.active.size > 0 || this.inflight.size > 0 || this.captures.busy > 0) return;
+    if (this.memorySaves.busy > 0) return;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const w of waiters) w.resolve();

@@ -1,4 +1,10 @@
-import type { CaptureRecord, LocalMessage, QueuedTransmission, QueueSnapshot } from "../records.js";
+import type {
+  CaptureRecord,
+  LocalMessage,
+  QueuedMemorySave,
+  QueuedTransmission,
+  QueueSnapshot,
+} from "../records.js";
 
 /**
  * Merges the snapshot a queue saves (`incoming`) into the one already stored, for stores that several
@@ -7,7 +13,7 @@ import type { CaptureRecord, LocalMessage, QueuedTransmission, QueueSnapshot } f
  *
  * For a record both sides hold, the incoming one wins, except that a terminal outcome is never
  * replaced by an earlier state (a `succeeded` transmission, a `ready` capture): another queue that
- * still has it queued would only get the server's replay. A stored transmission whose requestId an
+ * still has it queued would only get the server's replay. Memory saves merge like transmissions. A stored transmission whose requestId an
  * incoming one uses under another id is dropped (requestIds are unique). Incoming records keep their
  * order; stored-only ones are placed among them by `createdAt`.
  */
@@ -36,6 +42,12 @@ export function mergeQueueSnapshots(stored: QueueSnapshot, incoming: QueueSnapsh
       incoming.captures,
       (c: CaptureRecord) => c.captureId,
       (s, i) => s.status === "ready" && i.status !== "ready",
+    ),
+    memorySaves: mergeRecords(
+      stored.memorySaves,
+      incoming.memorySaves,
+      (m: QueuedMemorySave) => m.saveId,
+      (s, i) => s.status === "succeeded" && i.status !== "succeeded",
     ),
   };
 }

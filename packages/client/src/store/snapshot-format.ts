@@ -1,14 +1,16 @@
 import type { Issue, Result } from "@solserver/core";
 import { ChatResponse, fail, ok, PacketInput, Transmission } from "@solserver/core";
+import { memory as memoryShape } from "../http/memory-responses.js";
 import type { QueueSnapshot } from "../records.js";
-import { CAPTURE_STATUSES, QUEUE_FORMAT_VERSION } from "../records.js";
+import { CAPTURE_STATUSES, MEMORY_SAVE_STATUSES, QUEUE_FORMAT_VERSION } from "../records.js";
 import type { Validator } from "../validate.js";
 import { arrayOf, fieldIssues, fromSchema, isObject, shape } from "../validate.js";
 
 // Format history:
 //   0 - the unversioned prototype layout: `{ transmissions, messages }`, no captures, transmissions
 //       without retry bookkeeping (`seq`, `failuresInRound`, `nextAttemptAt`, `lastError`).
-//   1 - `{ formatVersion: 1, transmissions, messages, captures }` (records.ts).
+//   1 - `{ formatVersion: 1, transmissions, messages, captures }`.
+//   2 - adds `memorySaves` (records.ts): memory saves carried offline-first like chat packets.
 
 export const UNSUPPORTED_FORMAT = "unsupported_format_version";
 
@@ -107,6 +109,44 @@ const capture = shape<QueueSnapshot["captures"][number]>(
   ],
 );
 
+const memorySave = shape<QueueSnapshot["memorySaves"][number]>(
+  {
+    saveId: "string",
+    requestId: "string",
+    body: "object",
+    status: "string",
+    seq: "number",
+    createdAt: "string",
+    updatedAt: "string",
+    failuresInRound: "number",
+    nextAttemptAt: "unknown",
+    lastError: "unknown",
+    memory: "object?",
+  },
+  (v) => {
+    const body = v.body as Record<string, unknown>;
+    return [
+      ...((MEMORY_SAVE_STATUSES as readonly unknown[]).includes(v.status)
+        ? []
+        : [{ code: "invalid_value", message: "unknown memory save status", path: ["status"] }]),
+      ...(body.requestId === v.requestId && typeof body.text === "string"
+        ? []
+        : [{ code: "inconsistent", message: "body must carry the record's requestId and a text" }]),
+      ...(v.nextAttemptAt === null || typeof v.nextAttemptAt === "number"
+        ? []
+        : [
+            {
+              code: "invalid_type",
+              message: "nextAttemptAt must be a number or null",
+              path: ["nextAttemptAt"],
+            },
+          ]),
+      ...(v.lastError === null ? [] : fieldIssues(v, "lastError", recordedError)),
+      ...fieldIssues(v, "memory", memoryShape),
+    ];
+  },
+);
+
 function duplicates(values: readonly string[], what: string): Issue[] {
   const seen = new Set<string>();
   const issues: Issue[] = [];
@@ -117,13 +157,20 @@ function duplicates(values: readonly string[], what: string): Issue[] {
   return issues;
 }
 
-const snapshotV1: Validator<QueueSnapshot> = shape<QueueSnapshot>(
-  { formatVersion: "number", transmissions: "array", messages: "array", captures: "array" },
+const snapshotV2: Validator<QueueSnapshot> = shape<QueueSnapshot>(
+  {
+    formatVersion: "number",
+    transmissions: "array",
+    messages: "array",
+    captures: "array",
+    memorySaves: "array",
+  },
   (v) => {
     const issues = [
       ...fieldIssues(v, "transmissions", arrayOf(transmission)),
       ...fieldIssues(v, "messages", arrayOf(message)),
       ...fieldIssues(v, "captures", arrayOf(capture)),
+      ...fieldIssues(v, "memorySaves", arrayOf(memorySave)),
     ];
     if (issues.length > 0) return issues;
     const snap = v as unknown as QueueSnapshot;
@@ -143,6 +190,14 @@ const snapshotV1: Validator<QueueSnapshot> = shape<QueueSnapshot>(
       ...duplicates(
         snap.captures.map((c) => c.captureId),
         "captureId",
+      ),
+      ...duplicates(
+        snap.memorySaves.map((m) => m.saveId),
+        "saveId",
+      ),
+      ...duplicates(
+        snap.memorySaves.map((m) => m.requestId),
+        "memory save requestId",
       ),
     ];
   },
@@ -164,7 +219,12 @@ function fromV0(raw: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-const MIGRATIONS: ReadonlyArray<(raw: Record<string, unknown>) => Record<string, unknown>> = [fromV0];
+/** Format 1 -> 2: no memory saves yet. */
+function fromV1(raw: Record<string, unknown>): Record<string, unknown> {
+  return { ...raw, formatVersion: 2, memorySaves: [] };
+}
+
+const MIGRATIONS: ReadonlyArray<(raw: Record<string, unknown>) => Record<string, unknown>> = [fromV0, fromV1];
 
 /**
  * Migrates stored data of any earlier format to the current one and validates it. A newer format
@@ -184,6 +244,6 @@ export function migrateQueueSnapshot(raw: unknown): Result<QueueSnapshot> {
   }
   let current = raw;
   for (let v = version; v < QUEUE_FORMAT_VERSION; v += 1) current = MIGRATIONS[v]!(current);
-  const result = snapshotV1(current);
+  const result = snapshotV2(current);
   return result.ok ? ok(result.value) : result;
 }

@@ -57,6 +57,7 @@ export {
   ThreadMementoSignalKind,
   ThreadMementoSignals,
 } from "./signals.js";
+export { ThreadList, ThreadMessage, ThreadMessagePage, ThreadSummary } from "./threads.js";
 export type { TraceEventDraft } from "./trace.js";
 export { TraceActor, TraceEvent, TraceStatus } from "./trace.js";
 export { DeliveryAttempt, DeliveryAttemptStatus, Transmission, TransmissionStatus } from "./transmission.js";

@@ -65,6 +65,7 @@ export { projectTaskForStore, type StoreProjectionOptions } from "./task-project
 export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
 export type { TenantId } from "./tenant.js";
 export type { ThoughtEntry, ThoughtStore } from "./thought-store.js";
+export type { ThreadListQuery, ThreadMessageQuery, ThreadStore } from "./thread-store.js";
 export type { TracePage, TraceStore } from "./trace-store.js";
 export type {
   ClaimTransmissionInput,

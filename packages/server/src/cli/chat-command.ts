@@ -35,6 +35,30 @@ export function describeTurn(res: ChatResponse): string {
   ].join(" | ");
 }
 
+/** One memory a turn injected, as the response's `retrieval.memories` lists it (api.md §3). */
+interface RetrievedMemory {
+  readonly memoryId: string;
+  readonly summary: string;
+  readonly score: number;
+}
+
+function isRetrievedMemory(value: unknown): value is RetrievedMemory {
+  if (typeof value !== "object" || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return typeof m.memoryId === "string" && typeof m.summary === "string" && typeof m.score === "number";
+}
+
+/**
+ * Lines naming what the turn retrieved (`retrieval.memories`: summary and score, best first as the
+ * server ranked them); none when the response has no retrieval or it retrieved nothing. Read
+ * structurally, so a server without the field (or an entry of another shape) just shows nothing.
+ */
+export function describeRetrieval(res: unknown): string[] {
+  const retrieval = (res as { retrieval?: { memories?: unknown } } | null)?.retrieval;
+  const memories = Array.isArray(retrieval?.memories) ? retrieval.memories.filter(isRetrievedMemory) : [];
+  return memories.map((m) => `retrieved ${m.score.toFixed(2)} ${JSON.stringify(m.summary)} (${m.memoryId})`);
+}
+
 /**
  * `sol chat`: a REPL against a running server. Lines are read through the async iterator, which
  * buffers them, so input piped faster than the server answers is queued rather than dropped.
@@ -99,6 +123,7 @@ async function sendTurn(
       opts.apiKey,
     );
     process.stdout.write(`sol> ${res.assistant.content}\n  ${describeTurn(res)}\n`);
+    for (const line of describeRetrieval(res)) process.stdout.write(`  ${line}\n`);
     for (const change of describeMementoChange(memento, res.threadMemento))
       process.stdout.write(`  ${change}\n`);
     for (const action of res.actions)

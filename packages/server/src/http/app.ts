@@ -28,6 +28,7 @@ import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
 import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
 import { registerReminderRoutes } from "./routes/reminders.js";
 import { registerTaskRoutes } from "./routes/tasks.js";
+import { registerThreadRoutes } from "./routes/threads.js";
 import { registerTraceRoutes } from "./routes/traces.js";
 import { trackShutdown } from "./shutdown.js";
 import { createCallerResolver, createTenantBudget } from "./tenancy.js";
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerHealthRoutes(app, deps);
   registerChatRoutes(app, deps);
   registerMementoRoutes(app, deps);
+  registerThreadRoutes(app, deps);
   registerTraceRoutes(app, deps);
   registerActionRoutes(app, deps);
   registerReminderRoutes(app, deps);

@@ -6,6 +6,7 @@ import {
   type ReminderStore,
   SolError,
   type SolStore,
+  type ThreadStore,
 } from "@solserver/core";
 import { type Kysely, sql } from "kysely";
 import { type Connection, connect } from "./drivers/connect.js";
@@ -19,6 +20,7 @@ import { createMementoStore } from "./repos/memento-store.js";
 import { createMessageStore } from "./repos/message-store.js";
 import { createReminderStore } from "./repos/reminder-store.js";
 import { createResponseStore } from "./repos/response-store.js";
+import { createThreadStore } from "./repos/thread-store.js";
 import { createTraceStore } from "./repos/trace-store.js";
 import { createTransmissionStore } from "./repos/transmission-store.js";
 import type { StoreContext } from "./sql/context.js";
@@ -48,6 +50,8 @@ export interface SqlSolStore extends SolStore {
   readonly calendar: CalendarStore;
   /** CRA checkpoint session states (migration 5). */
   readonly checkpointSessions: CheckpointSessionStore;
+  /** Threads as users see them: list, read back, delete (`/v1/threads`). */
+  readonly threads: ThreadStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
   migrate(options?: MigrateOptions): Promise<number[]>;
 }
@@ -128,6 +132,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),
+    threads: createThreadStore(ctx),
     commitTurn: (input) => commitTurn(ctx, input),
     migrate: (migrateOptions) => runMigrations(conn, nowIso, migrateOptions),
     async ping() {

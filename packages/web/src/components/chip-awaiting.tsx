@@ -1,5 +1,6 @@
 import type { ActionNeeded } from "@solserver/core";
 import type { ChipState } from "../chip/chip-state.js";
+import { memoryPreview } from "../chip/memory-preview.js";
 import { ChipDetails } from "./chip-details.js";
 import { ChipHeader } from "./chip-header.js";
 
@@ -15,9 +16,17 @@ export interface ChipAwaitingProps {
 export function ChipAwaiting({ action, chip, onApprove, onDefer, onToggleDetails }: ChipAwaitingProps) {
   const detailsId = `chip-details-${action.action_id}`;
   const expanded = chip.view === "expanded";
+  // A memory is shown before any decision, in every view: nothing is stored until Approve.
+  const remember = memoryPreview(action);
   return (
     <>
       <ChipHeader label={action.action_label} />
+      {remember !== null && (
+        <p class="chip-remember" dir="auto">
+          <span class="chip-key">Will remember: </span>
+          {remember}
+        </p>
+      )}
       {chip.view === "micro" && (
         <p class="chip-micro" dir="auto">
           {action.action_summary_bullets[0]}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
-import { useThread } from "../hooks/use-thread.js";
+import { useServerMessages } from "../hooks/use-server-messages.js";
+import { type ThreadItem, useThread } from "../hooks/use-thread.js";
 import { AssistantMessage } from "./assistant-message.js";
 import { UserMessage } from "./user-message.js";
 
@@ -10,7 +11,16 @@ const STICK_PX = 120;
 /** The scrolling list of one thread's messages; follows new ones while the reader is at the bottom. */
 export function MessageList({ threadId, onTrace }: { threadId: string; onTrace(traceRunId: string): void }) {
   const { activity } = useAppEnv();
-  const items = useThread(threadId);
+  const local = useThread(threadId);
+  const stored = useServerMessages(threadId, local.length);
+  // A thread opened from the server's list: its stored messages, shown as delivered ones.
+  const items: ThreadItem[] =
+    local.length > 0
+      ? local
+      : stored.map((m) => ({
+          message: { ...m, threadId, transmissionId: null, captureIds: [] },
+          transmission: undefined,
+        }));
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
 

@@ -2,13 +2,16 @@ import {
   type ActionExecution,
   type ActionState,
   IndexedDbQueueStore,
+  type Memory,
   MemoryQueueStore,
   type QueueStore,
   randomId,
   SolClient,
+  SolClientError,
   type TraceRun,
   TransmissionQueue,
 } from "@solserver/client";
+import type { ThreadMessage, ThreadSummary } from "@solserver/core";
 import { watchReconnect } from "./reconnect-watch.js";
 
 /** The web client's only door to the server: the SDK's SolClient and TransmissionQueue. */
@@ -25,6 +28,15 @@ export interface SolSession {
   executeAction(actionId: string, requestId: string): Promise<ActionExecution>;
   getAction(actionId: string): Promise<ActionState>;
   getTrace(traceRunId: string): Promise<TraceRun>;
+  /** The tenant's threads on the server, latest activity first (`GET /v1/threads`). */
+  listThreads(): Promise<ThreadSummary[]>;
+  /** A thread's stored messages (`GET /v1/threads/:id/messages`), for threads not in the local queue. */
+  listServerMessages(threadId: string): Promise<ThreadMessage[]>;
+  /** Deletes a thread on the server (messages, memento, checkpoints). */
+  deleteThread(threadId: string): Promise<void>;
+  /** The tenant's memories, ranked by `q` when given, else newest first. */
+  listMemories(q: string): Promise<Memory[]>;
+  deleteMemory(memoryId: string): Promise<void>;
   /** A fresh request_id for an execute attempt. */
   newRequestId(): string;
 }
@@ -88,6 +100,16 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
       client.executeAction({ action_id: actionId, request_id: requestId }),
     getAction: (actionId) => client.getAction(actionId),
     getTrace: (traceRunId) => client.getTrace(traceRunId),
+    listThreads: async () => (await client.listThreads({ limit: 50 })).threads,
+    listServerMessages: async (threadId) => (await client.listMessages(threadId)).messages,
+    // A thread the server never stored (nothing was delivered yet) is as gone as a deleted one.
+    deleteThread: (threadId) =>
+      client.deleteThread(threadId).catch((err: unknown) => {
+        if (!(err instanceof SolClientError && err.status === 404)) throw err;
+      }),
+    listMemories: async (q) =>
+      (await client.listMemories(q.trim() === "" ? { limit: 50 } : { q, limit: 50 })).memories,
+    deleteMemory: (memoryId) => client.deleteMemory(memoryId),
     newRequestId: () => randomId("req"),
   };
 }

@@ -28,6 +28,14 @@ export function saveThreadId(threadId: string): void {
   );
 }
 
+/** Forgets a thread id (after it was deleted on the server). */
+export function forgetThreadId(threadId: string): void {
+  writeLocalJson(
+    THREADS_KEY,
+    loadThreadIds().filter((t) => t !== threadId),
+  );
+}
+
 /** Known thread ids, most recent first. */
 export function loadThreadIds(): string[] {
   const stored = readLocalJson(THREADS_KEY);
