@@ -44,7 +44,7 @@ export {
   ThoughtRequestBody,
   truncateDegeneration,
 } from "./agency/index.js";
-export type { BreakpointDecision } from "./breakpoint/index.js";
+export type { BreakpointDecision, BreakpointSignalKind } from "./breakpoint/index.js";
 export {
   decideBreakpointAction,
   extractBreakpointSignalKinds,
@@ -142,12 +142,15 @@ export type { CheckpointPolicy } from "./heartbeat/index.js";
 export { buildCheckpointCapsule, createCheckpointPolicy } from "./heartbeat/index.js";
 export type { BaselineMemento } from "./memento/index.js";
 export {
+  bootstrapThreadMementoShape,
   buildNextMemento,
   mementoChanges,
   rebaseMementoShape,
   resolveBaselineMemento,
+  sameMementoShape,
   shouldPersistMemento,
   signalItemsFromEnvelope,
+  withDetectedDecisions,
 } from "./memento/index.js";
 export {
   decideProposal,
@@ -187,6 +190,7 @@ export type {
   LlmRole,
   LlmStreamChunk,
   LlmUsage,
+  MementoPutOptions,
   MementoStore,
   MementoWriteResult,
   MessageStore,

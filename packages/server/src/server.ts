@@ -286,6 +286,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     clock,
     ids: randomIds,
     windowSize: config.SOL_WINDOW_MESSAGES,
+    contextTokens: config.SOL_CONTEXT_TOKENS,
+    contextPressureShare: config.SOL_CONTEXT_PRESSURE_SHARE,
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
   });

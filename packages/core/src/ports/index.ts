@@ -30,7 +30,7 @@ export type {
   LlmStreamChunk,
   LlmUsage,
 } from "./llm-provider.js";
-export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export type { MementoPutOptions, MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
 export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
 export type {
   MessageStore,

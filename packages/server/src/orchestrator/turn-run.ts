@@ -8,6 +8,9 @@ export type TurnDeps = Pick<
   TurnServiceOptions,
   "store" | "provider" | "engines" | "clock" | "ids" | "windowSize" | "contextInjector" | "actionRecorder"
 > & {
+  /** The model's context in tokens and the share of it past which the breakpoint sees pressure. */
+  readonly contextTokens: number;
+  readonly contextPressureShare: number;
   /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
   readonly modeLabels: readonly string[];
 };

@@ -34,6 +34,10 @@ export interface TurnServiceOptions {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly windowSize: number;
+  /** The model's context window in tokens (default 128,000): the breakpoint's contextWindowPressure. */
+  readonly contextTokens?: number;
+  /** Share of `contextTokens` past which a prompt counts as pressure (default 0.8). */
+  readonly contextPressureShare?: number;
   /** How long a duplicate request waits for its in-flight twin. */
   readonly idempotencyWaitMs?: number;
   /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
