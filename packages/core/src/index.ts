@@ -170,9 +170,12 @@ export type {
   AgencyStore,
   CalendarEventRecord,
   CalendarStore,
+  CheckpointSave,
+  CheckpointSaveResult,
   CheckpointSessionStore,
   CheckpointSessionWrite,
   CheckpointSessionWriteResult,
+  CheckpointStore,
   ClaimTransmissionInput,
   ClaimTransmissionResult,
   Clock,
@@ -201,6 +204,7 @@ export type {
   SolStore,
   StoredAction,
   StoredActionExpectation,
+  StoredCheckpoint,
   StoredCheckpointSession,
   StoredMemento,
   StoredMessage,
@@ -218,7 +222,12 @@ export type {
   TurnDrift,
   TurnStatsUpdate,
 } from "./ports/index.js";
-export { createManualClock, createMemoryCalendarStore, createMemoryReminderStore } from "./ports/index.js";
+export {
+  createManualClock,
+  createMemoryCalendarStore,
+  createMemoryCheckpointStore,
+  createMemoryReminderStore,
+} from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";

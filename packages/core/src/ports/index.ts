@@ -19,6 +19,12 @@ export type {
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
 export type {
+  CheckpointSave,
+  CheckpointSaveResult,
+  CheckpointStore,
+  StoredCheckpoint,
+} from "./checkpoint-store.js";
+export type {
   AbortSignalLike,
   LlmCallPurpose,
   LlmMessage,
@@ -31,7 +37,11 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoPutOptions, MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
-export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
+export {
+  createMemoryCalendarStore,
+  createMemoryCheckpointStore,
+  createMemoryReminderStore,
+} from "./memory/index.js";
 export type {
   MessageStore,
   StoredMessage,

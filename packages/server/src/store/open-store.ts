@@ -2,6 +2,7 @@ import {
   type ActionStore,
   type CalendarStore,
   type CheckpointSessionStore,
+  type CheckpointStore,
   type Clock,
   type ReminderStore,
   SolError,
@@ -14,6 +15,7 @@ import { type MigrateOptions, runMigrations } from "./migrations/migrate.js";
 import { createActionStore } from "./repos/action-store.js";
 import { createCalendarStore } from "./repos/calendar-store.js";
 import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.js";
+import { createCheckpointStore } from "./repos/checkpoint-store.js";
 import { commitTurn } from "./repos/commit-turn.js";
 import { createMementoStore } from "./repos/memento-store.js";
 import { createMessageStore } from "./repos/message-store.js";
@@ -47,6 +49,8 @@ export interface SqlSolStore extends SolStore {
   readonly calendar: CalendarStore;
   /** CRA checkpoint session states (migration 5). */
   readonly checkpointSessions: CheckpointSessionStore;
+  /** The threads' persisted checkpoint capsules (migration 14). */
+  readonly checkpoints: CheckpointStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
   migrate(options?: MigrateOptions): Promise<number[]>;
 }
@@ -124,6 +128,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     traces: createTraceStore(ctx),
     responses: createResponseStore(ctx),
     checkpointSessions: createCheckpointSessionStore(ctx),
+    checkpoints: createCheckpointStore(ctx),
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),

@@ -3,6 +3,7 @@ import { actionContract } from "./contract/actions.js";
 import { agencyAddTaskContract } from "./contract/agency-add-task.js";
 import { agencyTaskContract } from "./contract/agency-tasks.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
+import { checkpointStoreContract } from "./contract/checkpoints.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
 import { executorRecordContract } from "./contract/executor-records.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
@@ -39,5 +40,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     jsonKeyOrderContract(harness);
     unstorableKeyContract(harness);
     executorRecordContract(() => harness.open());
+    checkpointStoreContract(() => harness.open());
   });
 }

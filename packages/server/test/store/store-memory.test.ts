@@ -1,5 +1,10 @@
-import { createMemoryCalendarStore, createMemoryReminderStore } from "@solserver/core";
+import {
+  createMemoryCalendarStore,
+  createMemoryCheckpointStore,
+  createMemoryReminderStore,
+} from "@solserver/core";
 import { describe } from "vitest";
+import { checkpointStoreContract } from "./contract/checkpoints.js";
 import { executorRecordContract } from "./contract/executor-records.js";
 
 // The in-memory reference stores run the parts of the contract written against ports alone; the
@@ -9,4 +14,5 @@ describe("SolStore contract: memory", () => {
     calendar: createMemoryCalendarStore(),
     reminders: createMemoryReminderStore(),
   }));
+  checkpointStoreContract(async () => ({ checkpoints: createMemoryCheckpointStore() }));
 });

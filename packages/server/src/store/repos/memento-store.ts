@@ -141,7 +141,7 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
         version: row.version,
         turnsSincePersist: row.turns_since_persist,
         updatedAt: row.updated_at,
-        changedByPut: Number(row.changed_by_put) === 1,
+        ...(Number(row.changed_by_put) === 1 ? { changedByPut: true } : {}),
       };
     },
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
