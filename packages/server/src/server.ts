@@ -290,6 +290,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     contextPressureShare: config.SOL_CONTEXT_PRESSURE_SHARE,
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
+    checkpoints: store.checkpoints,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),

@@ -1,4 +1,11 @@
-import type { ActionNeeded, Clock, IdGenerator, LlmProvider, SolStore } from "@solserver/core";
+import type {
+  ActionNeeded,
+  CheckpointStore,
+  Clock,
+  IdGenerator,
+  LlmProvider,
+  SolStore,
+} from "@solserver/core";
 import type { ProposedAction } from "./proposed-action.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
@@ -45,4 +52,6 @@ export interface TurnServiceOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly contextInjector?: ContextInjector;
   readonly actionRecorder?: ActionRecorder;
+  /** Where a turn that needs a checkpoint keeps its capsule; none keeps no checkpoints. */
+  readonly checkpoints?: CheckpointStore;
 }
