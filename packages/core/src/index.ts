@@ -44,7 +44,7 @@ export {
   ThoughtRequestBody,
   truncateDegeneration,
 } from "./agency/index.js";
-export type { BreakpointDecision } from "./breakpoint/index.js";
+export type { BreakpointDecision, BreakpointSignalKind } from "./breakpoint/index.js";
 export {
   decideBreakpointAction,
   extractBreakpointSignalKinds,
@@ -146,12 +146,15 @@ export type { CheckpointPolicy } from "./heartbeat/index.js";
 export { buildCheckpointCapsule, createCheckpointPolicy } from "./heartbeat/index.js";
 export type { BaselineMemento } from "./memento/index.js";
 export {
+  bootstrapThreadMementoShape,
   buildNextMemento,
   mementoChanges,
   rebaseMementoShape,
   resolveBaselineMemento,
+  sameMementoShape,
   shouldPersistMemento,
   signalItemsFromEnvelope,
+  withDetectedDecisions,
 } from "./memento/index.js";
 export {
   decideProposal,
@@ -171,9 +174,12 @@ export type {
   AgencyStore,
   CalendarEventRecord,
   CalendarStore,
+  CheckpointSave,
+  CheckpointSaveResult,
   CheckpointSessionStore,
   CheckpointSessionWrite,
   CheckpointSessionWriteResult,
+  CheckpointStore,
   ClaimTransmissionInput,
   ClaimTransmissionResult,
   Clock,
@@ -191,6 +197,7 @@ export type {
   LlmRole,
   LlmStreamChunk,
   LlmUsage,
+  MementoPutOptions,
   MementoStore,
   MementoWriteResult,
   MessageStore,
@@ -201,6 +208,7 @@ export type {
   SolStore,
   StoredAction,
   StoredActionExpectation,
+  StoredCheckpoint,
   StoredCheckpointSession,
   StoredMemento,
   StoredMessage,
@@ -226,6 +234,7 @@ export {
   createInMemoryAgencyStore,
   createInMemoryCalendarStore,
   createInMemoryCheckpointSessionStore,
+  createInMemoryCheckpointStore,
   createInMemoryMementoStore,
   createInMemoryMessageStore,
   createInMemoryReminderStore,

@@ -286,8 +286,11 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     clock,
     ids: randomIds,
     windowSize: config.SOL_WINDOW_MESSAGES,
+    contextTokens: config.SOL_CONTEXT_TOKENS,
+    contextPressureShare: config.SOL_CONTEXT_PRESSURE_SHARE,
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
+    checkpoints: store.checkpoints,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),

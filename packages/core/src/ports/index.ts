@@ -18,11 +18,18 @@ export type {
   CheckpointSessionWriteResult,
   StoredCheckpointSession,
 } from "./checkpoint-session-store.js";
+export type {
+  CheckpointSave,
+  CheckpointSaveResult,
+  CheckpointStore,
+  StoredCheckpoint,
+} from "./checkpoint-store.js";
 export {
   createInMemoryActionStore,
   createInMemoryAgencyStore,
   createInMemoryCalendarStore,
   createInMemoryCheckpointSessionStore,
+  createInMemoryCheckpointStore,
   createInMemoryMementoStore,
   createInMemoryMessageStore,
   createInMemoryReminderStore,
@@ -50,7 +57,7 @@ export type {
   LlmStreamChunk,
   LlmUsage,
 } from "./llm-provider.js";
-export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export type { MementoPutOptions, MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
 export type {
   MessageStore,
   StoredMessage,

@@ -8,6 +8,13 @@ export interface StoredMemento {
   /** Turns since the memento was last persisted by a turn (for the persist policy). */
   readonly turnsSincePersist: number;
   readonly updatedAt: string;
+  /** A client's PUT wrote the memento after the thread's last turn (the next turn's `summaryChanged`). */
+  readonly changedByPut?: boolean;
+}
+
+/** Who writes a memento: a turn (the default) or a client's PUT. */
+export interface MementoPutOptions {
+  readonly byClient?: boolean;
 }
 
 export type MementoWriteResult =
@@ -23,5 +30,6 @@ export interface MementoStore {
     memento: ThreadMementoV02,
     expectedVersion: number | null,
     now: string,
+    options?: MementoPutOptions,
   ): Promise<MementoWriteResult>;
 }

@@ -109,6 +109,9 @@ export const SolConfigSchema = z
     SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),
     SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),
     SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
+    // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
+    SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),
+    SOL_CONTEXT_PRESSURE_SHARE: z.coerce.number().gt(0).max(1).default(0.8),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SOL_WEB_DIR: z.string().min(1).optional(),
     SOL_ACTION_TIMEOUT_MS: wholeNumber(1).default(15_000),

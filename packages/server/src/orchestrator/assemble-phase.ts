@@ -4,6 +4,7 @@ import {
   type CompiledPolicy,
   type ModeDecision,
 } from "@solserver/core";
+import { persistCheckpoint } from "./checkpoint-persist.js";
 import { assembleWithinBudget } from "./input-budget.js";
 import type { LoadedTurn } from "./load-phase.js";
 import type { TurnPlan } from "./turn-plan.js";
@@ -38,6 +39,10 @@ export async function assemblePhase(
   // refused here, before the checkpoint evaluation changes the session (a refused turn leaves no trace).
   if (plan.maxInputTokens !== undefined) {
     assembleWithinBudget({ ...promptBase, injectedContext: turnContext, window: [] });
+  }
+  // A stateless turn shows its capsule to no thread state, so it keeps no checkpoint either.
+  if (promptBase.checkpointCapsule !== undefined && !loaded.contextOff && deps.checkpoints) {
+    await persistCheckpoint(run, deps.checkpoints, promptBase.checkpointCapsule, modeDecision);
   }
   const injectedContext = [
     ...(deps.contextInjector

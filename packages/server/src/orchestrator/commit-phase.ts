@@ -1,5 +1,6 @@
 import { type ActionNeeded, type ChatResponse, type ModeDecision, SolError } from "@solserver/core";
 import type { TurnBreakpoint } from "./breakpoint-phase.js";
+import type { FinalSignals } from "./final-signals.js";
 import type { GenerationResult } from "./generation.js";
 import type { LoadedTurn } from "./load-phase.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
@@ -17,6 +18,7 @@ export interface TurnCommitInput {
   readonly gen: GenerationResult;
   readonly modeDecision: ModeDecision;
   readonly breakpoint: TurnBreakpoint;
+  readonly signals: Pick<FinalSignals, "items" | "detectedDecisions">;
   readonly actions: readonly ActionNeeded[];
   readonly reply: TurnReply;
 }
@@ -47,6 +49,8 @@ export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise
           stored,
           envelope: gen.envelope,
           userMessageId: reply.userMessageId,
+          signals: input.signals.items,
+          detectedDecisions: input.signals.detectedDecisions,
           breakpointDecision: input.breakpoint.decision,
           nowIso: iso(),
           ids,

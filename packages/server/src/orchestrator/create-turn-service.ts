@@ -6,6 +6,10 @@ import type { TurnDeps } from "./turn-run.js";
 import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
 import type { TurnServiceOptions } from "./turn-service-options.js";
 
+/** A context window most current chat models meet or exceed; configure the real one per provider. */
+const DEFAULT_CONTEXT_TOKENS = 128_000;
+const DEFAULT_CONTEXT_PRESSURE_SHARE = 0.8;
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -21,6 +25,8 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   });
   const deps: TurnDeps = Object.freeze({
     ...opts,
+    contextTokens: opts.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
+    contextPressureShare: opts.contextPressureShare ?? DEFAULT_CONTEXT_PRESSURE_SHARE,
     modeLabels: Object.freeze(opts.engines.router.modes.map((mode) => mode.label)),
   });
   const inFlight = new Set<Promise<unknown>>();

@@ -14,6 +14,14 @@ import { readThread } from "./thread-reads.js";
 import { type ThreadSignals, threadSignals } from "./thread-signals.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
+import {
+  type BreakpointPressures,
+  overContextShare,
+  type PreCallSignals,
+  preCallPromptTokens,
+  preCallSignals,
+  summaryChanged,
+} from "./turn-signals.js";
 
 /** The prompt parts that do not depend on routing, so the input budget can be checked before it. */
 export type FixedPrompt = Omit<
@@ -33,6 +41,10 @@ export interface LoadedTurn {
   readonly window: readonly WindowMessage[];
   readonly messageCount: number;
   readonly signals: ThreadSignals;
+  /** The breakpoint signals known before the model call (none read from the thread when context is off). */
+  readonly preCall: PreCallSignals;
+  /** The breakpoint's pressures as known before the call; the final decision re-reads the window cut. */
+  readonly pressures: BreakpointPressures;
   /** The user asked for a drift check, and the thread has an earlier reply to report on. */
   readonly driftCheck: boolean;
   readonly previousDrift: TurnDrift | null;
@@ -68,6 +80,22 @@ export async function loadPhase(run: TurnRun, plan: TurnPlan): Promise<LoadedTur
   // report, so it shows the model no drift check and traces none.
   const driftCheck = detectDriftCheckRequest(message) && !contextOff;
   const previousDrift = contextOff ? null : stats.lastDrift;
+  const memento = contextOff ? null : baseline.memento;
+  const preCall = preCallSignals({
+    packet,
+    stored: contextOff ? null : stored,
+    previousAssistantText: [...window].reverse().find((m) => m.role === "assistant")?.content,
+    openLoops: memento?.next ?? [],
+  });
+  const pressures: BreakpointPressures = {
+    contextWindowPressure: overContextShare(
+      preCallPromptTokens(window, message),
+      deps.contextTokens,
+      deps.contextPressureShare,
+    ),
+    driftRisk: signals.driftFlare,
+    summaryChanged: !contextOff && summaryChanged(stored, wholeMemento(packet.context?.thread_memento)),
+  };
   return {
     contextOff,
     stored,
@@ -76,6 +104,8 @@ export async function loadPhase(run: TurnRun, plan: TurnPlan): Promise<LoadedTur
     window,
     messageCount: stats.messageCount,
     signals,
+    preCall,
+    pressures,
     driftCheck,
     previousDrift,
     turnContext: [...(driftCheck ? [driftCheckContext(previousDrift)] : []), ...plan.facade.instructions],

@@ -1,6 +1,7 @@
 import {
   type AffectPoint,
   type BreakpointDecision,
+  bootstrapThreadMementoShape,
   buildNextMemento,
   type IdGenerator,
   type ModelOutputEnvelope,
@@ -10,8 +11,9 @@ import {
   SolError,
   type StoredMemento,
   shouldPersistMemento,
-  signalItemsFromEnvelope,
+  type ThreadMementoSignalItem,
   type ThreadMementoV02,
+  withDetectedDecisions,
 } from "@solserver/core";
 import type { TraceBuffer } from "./trace-buffer.js";
 
@@ -38,6 +40,10 @@ export function planMemento(args: {
   readonly stored: StoredMemento | null;
   readonly envelope: ModelOutputEnvelope;
   readonly userMessageId: string;
+  /** The turn's merged signals (stored or request, model, server), anchored and capped. */
+  readonly signals: readonly ThreadMementoSignalItem[];
+  /** Decisions the server detected in the user's message; added when the model's shape lacks them. */
+  readonly detectedDecisions: readonly string[];
   readonly breakpointDecision: BreakpointDecision;
   readonly nowIso: string;
   readonly ids: IdGenerator;
@@ -48,11 +54,18 @@ export function planMemento(args: {
     const n = normalizeModelAffect(meta.affect_signal);
     affectPoint = { endMessageId: args.userMessageId, ...n, source: "model" };
   }
-  const signals = meta?.signals ? signalItemsFromEnvelope(meta.signals, args.userMessageId) : undefined;
-  const proposedShape =
+  const signals = args.signals;
+  const modelShape =
     meta?.shape && args.proposalBase !== args.baseline
       ? rebaseMementoShape({ base: args.proposalBase, proposed: meta.shape, current: args.baseline })
       : meta?.shape;
+  const proposedShape =
+    args.detectedDecisions.length > 0
+      ? withDetectedDecisions(
+          modelShape ?? bootstrapThreadMementoShape(args.baseline),
+          args.detectedDecisions,
+        )
+      : modelShape;
   const next = buildNextMemento({
     previous: args.baseline,
     threadId: args.threadId,
@@ -61,7 +74,7 @@ export function planMemento(args: {
     newMementoId: args.ids("mem"),
     ...(proposedShape ? { proposedShape } : {}),
     ...(affectPoint ? { affectPoint } : {}),
-    ...(signals ? { signals } : {}),
+    signals,
   });
   if (!next.ok) {
     throw new SolError("internal", "Could not build the next thread memento.", { details: next.issues });

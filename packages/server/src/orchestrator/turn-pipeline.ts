@@ -3,6 +3,7 @@ import { actionsPhase } from "./actions-phase.js";
 import { assemblePhase } from "./assemble-phase.js";
 import { breakpointPhase } from "./breakpoint-phase.js";
 import { commitPhase } from "./commit-phase.js";
+import { finalSignals } from "./final-signals.js";
 import { generatePhase } from "./generate-phase.js";
 import { loadPhase } from "./load-phase.js";
 import { policyPhase } from "./policy-phase.js";
@@ -18,11 +19,21 @@ import type { TurnRun } from "./turn-run.js";
 export async function runTurnPhases(run: TurnRun, plan: TurnPlan): Promise<ChatResponse> {
   const loaded = await loadPhase(run, plan);
   const modeDecision = await routePhase(run, plan, loaded);
-  const breakpoint = breakpointPhase(run, loaded);
+  // The pre-call decision is traced; the final one, with the reply's signals, gates the memento.
+  breakpointPhase(run, loaded);
   const policy = policyPhase(plan, modeDecision, run.trace);
   const prompt = await assemblePhase(run, plan, loaded, modeDecision, policy);
   const gen = await generatePhase(run, plan, loaded, modeDecision, policy, prompt);
   const reply = await replyPhase(run, loaded, modeDecision, gen);
   const actions = await actionsPhase(run, gen.envelope, reply.assistantMessageId);
-  return commitPhase(run, { loaded, gen, modeDecision, breakpoint, actions, reply });
+  const signals = finalSignals(run, loaded, gen, reply.assistantMessageId);
+  return commitPhase(run, {
+    loaded,
+    gen,
+    modeDecision,
+    breakpoint: signals.breakpoint,
+    signals,
+    actions,
+    reply,
+  });
 }

@@ -6,8 +6,19 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 /** What the turn service gives every phase: its ports, engines and hooks. */
 export type TurnDeps = Pick<
   TurnServiceOptions,
-  "store" | "provider" | "engines" | "clock" | "ids" | "windowSize" | "contextInjector" | "actionRecorder"
+  | "store"
+  | "provider"
+  | "engines"
+  | "clock"
+  | "ids"
+  | "windowSize"
+  | "contextInjector"
+  | "actionRecorder"
+  | "checkpoints"
 > & {
+  /** The model's context in tokens and the share of it past which the breakpoint sees pressure. */
+  readonly contextTokens: number;
+  readonly contextPressureShare: number;
   /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
   readonly modeLabels: readonly string[];
 };

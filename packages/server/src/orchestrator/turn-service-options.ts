@@ -1,4 +1,11 @@
-import type { ActionNeeded, Clock, IdGenerator, LlmProvider, SolStore } from "@solserver/core";
+import type {
+  ActionNeeded,
+  CheckpointStore,
+  Clock,
+  IdGenerator,
+  LlmProvider,
+  SolStore,
+} from "@solserver/core";
 import type { ProposedAction } from "./proposed-action.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
@@ -34,6 +41,10 @@ export interface TurnServiceOptions {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly windowSize: number;
+  /** The model's context window in tokens (default 128,000): the breakpoint's contextWindowPressure. */
+  readonly contextTokens?: number;
+  /** Share of `contextTokens` past which a prompt counts as pressure (default 0.8). */
+  readonly contextPressureShare?: number;
   /** How long a duplicate request waits for its in-flight twin. */
   readonly idempotencyWaitMs?: number;
   /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
@@ -41,4 +52,6 @@ export interface TurnServiceOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly contextInjector?: ContextInjector;
   readonly actionRecorder?: ActionRecorder;
+  /** Where a turn that needs a checkpoint keeps its capsule; none keeps no checkpoints. */
+  readonly checkpoints?: CheckpointStore;
 }

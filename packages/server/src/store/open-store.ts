@@ -2,6 +2,7 @@ import {
   type ActionStore,
   type CalendarStore,
   type CheckpointSessionStore,
+  type CheckpointStore,
   type Clock,
   type ReminderStore,
   SolError,
@@ -15,6 +16,7 @@ import { type MigrateOptions, runMigrations } from "./migrations/migrate.js";
 import { createActionStore } from "./repos/action-store.js";
 import { createCalendarStore } from "./repos/calendar-store.js";
 import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.js";
+import { createCheckpointStore } from "./repos/checkpoint-store.js";
 import { commitTurn } from "./repos/commit-turn.js";
 import { createMementoStore } from "./repos/memento-store.js";
 import { createMessageStore } from "./repos/message-store.js";
@@ -52,6 +54,8 @@ export interface SqlSolStore extends SolStore {
   readonly checkpointSessions: CheckpointSessionStore;
   /** Threads as users see them: list, read back, delete (`/v1/threads`). */
   readonly threads: ThreadStore;
+  /** The threads' persisted checkpoint capsules (migration 14). */
+  readonly checkpoints: CheckpointStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
   migrate(options?: MigrateOptions): Promise<number[]>;
 }
@@ -129,6 +133,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     traces: createTraceStore(ctx),
     responses: createResponseStore(ctx),
     checkpointSessions: createCheckpointSessionStore(ctx),
+    checkpoints: createCheckpointStore(ctx),
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),

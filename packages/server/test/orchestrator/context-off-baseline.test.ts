@@ -25,7 +25,7 @@ describe('thread_context_mode "off" and the stored memento', () => {
     const off = await srv.request("POST", "/v1/chat", {
       requestId: "off-peak-1",
       threadId: thread,
-      message: "Tell me about the history of Rome.",
+      message: "I keep thinking about the history of Rome.",
       thread_context_mode: "off",
       traceConfig: { level: "debug" },
     });
@@ -35,11 +35,20 @@ describe('thread_context_mode "off" and the stored memento', () => {
     expect(events.find((e) => e.phase === "memento_load")?.metadata.source).toBe("none");
     expect(events.find((e) => e.phase === "breakpoint")?.metadata.peakGuardrailActive).toBe(false);
 
-    // The same message with thread context reads the stored memento: at peak, should is frozen.
-    const auto = await srv.request("POST", "/v1/chat", {
+    // The first turn with thread context reads the PUT's change (summaryChanged): a must.
+    const first = await srv.request("POST", "/v1/chat", {
       requestId: "off-peak-2",
       threadId: thread,
-      message: "Tell me about the history of Rome.",
+      message: "I keep thinking about the history of Rome.",
+    });
+    expect(first.json.breakpoint).toEqual({ decision: "must", peakGuardrailActive: false });
+    // The same message with a peak memento as the baseline (sent, nothing stored): should is frozen.
+    const other = "th-off-peak-request";
+    const auto = await srv.request("POST", "/v1/chat", {
+      requestId: "off-peak-3",
+      threadId: other,
+      message: "I keep thinking about the history of Rome.",
+      context: { thread_memento: peakMemento(other, "Peak arc") },
     });
     expect(auto.json.breakpoint).toEqual({ decision: "should", peakGuardrailActive: true });
   });

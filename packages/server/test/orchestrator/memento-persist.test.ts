@@ -48,7 +48,7 @@ describe("memento persistence keeps what the Breakpoint Engine reads", () => {
     expect(third.threadMemento.arc).toBe("work stress");
   });
 
-  it("a quiet turn after a signal turn does not hand back that turn's signals", async () => {
+  it("a quiet turn after a signal turn keeps that turn's signals without repeating its must", async () => {
     const thread = "th-persist-signals";
     model.reply(
       envelope("Plan B it is.", {
@@ -57,13 +57,15 @@ describe("memento persistence keeps what the Breakpoint Engine reads", () => {
       }),
     );
     const first = await turn(thread, "ps-1", "Let's go with plan B for the move.");
-    expect(first.breakpoint.decision).toBe("should");
-    expect(first.threadMemento.signals.items.map((i: { kind: string }) => i.kind)).toEqual(["decision_made"]);
-    // Same shape, same affect, no signals: the memento describes this turn, which made no decision.
+    expect(first.breakpoint.decision).toBe("must");
+    const firstItems = first.threadMemento.signals.items;
+    expect(firstItems.map((i: { kind: string }) => i.kind)).toEqual(["decision_made"]);
+    expect(firstItems[0].endMessageId).toBe(first.assistant.messageId);
+    // No new signal: the memento keeps the newest signals, still anchored to the turn that made them.
     model.reply(envelope("Start with the kitchen.", { shape: shape("moving") }));
     const second = await turn(thread, "ps-2", "What should I pack first?");
-    expect(second.threadMemento.signals).toBeUndefined();
-    expect((await srv.request("GET", `/v1/threads/${thread}/memento`)).json.signals).toBeUndefined();
+    expect(second.breakpoint.decision).toBe("should");
+    expect(second.threadMemento.signals.items).toEqual(firstItems);
     // A client sending that memento back gets an acknowledgment treated as one, not a forced must.
     const third = await turn(thread, "ps-3", "ok thanks", {
       context: { thread_memento: second.threadMemento },

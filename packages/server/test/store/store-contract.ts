@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { agencyAddTaskContract } from "./contract/agency-add-task.js";
 import { agencyTaskContract } from "./contract/agency-tasks.js";
+import { checkpointStoreContract } from "./contract/checkpoints.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
 import { migrationContract } from "./contract/migrations.js";
@@ -23,5 +24,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     sqlActionContract(harness);
     agencyTaskContract(harness);
     agencyAddTaskContract(harness);
+    checkpointStoreContract(() => harness.open());
   });
 }

@@ -1,10 +1,12 @@
 import {
   createInMemoryAgencyStore,
+  createInMemoryCheckpointStore,
   createInMemorySolStore,
   createManualClock,
   type InMemorySolStore,
 } from "@solserver/core";
 import { beforeEach, describe } from "vitest";
+import { checkpointStoreContract } from "./contract/checkpoints.js";
 import type { PortHarness } from "./contract/harness.js";
 import { runPortContract } from "./port-contract.js";
 import { T0 } from "./support/samples.js";
@@ -30,4 +32,5 @@ function useInMemoryHarness(): PortHarness {
 // The in-memory reference stores run the port-level contract, the same one as the SQL backends.
 describe("SolStore contract: memory", () => {
   runPortContract(useInMemoryHarness(), { sharedUrl: true });
+  checkpointStoreContract(async () => ({ checkpoints: createInMemoryCheckpointStore() }));
 });

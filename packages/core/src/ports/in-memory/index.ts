@@ -2,6 +2,7 @@ export { createInMemoryActionStore } from "./in-memory-action-store.js";
 export { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory-agency-store.js";
 export { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 export { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";
+export { createInMemoryCheckpointStore } from "./in-memory-checkpoint-store.js";
 export { createInMemoryMementoStore } from "./in-memory-memento-store.js";
 export { createInMemoryMessageStore } from "./in-memory-message-store.js";
 export { createInMemoryReminderStore } from "./in-memory-reminder-store.js";

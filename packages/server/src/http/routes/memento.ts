@@ -8,6 +8,8 @@ const Params = z.object({ threadId: z.string().min(1).max(128) });
 
 /** Compare-and-swap attempts of one `If-Match: *` (or tag list) PUT that keeps losing to other writers. */
 const FLEXIBLE_MATCH_RETRIES = 8;
+// A PUT is the client's change: the next turn reads it as the breakpoint's `summaryChanged`.
+const BY_CLIENT = { byClient: true } as const;
 
 /** The ETag of a stored memento version. */
 export function mementoEtag(version: number): string {
@@ -145,13 +147,13 @@ export function registerMementoRoutes(app: FastifyInstance, deps: AppDeps): void
         throw preconditionRequired();
       }
       const now = new Date().toISOString();
-      let result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now);
+      let result = await deps.store.mementos.put(req.tenantId, threadId, req.body, expected, now, BY_CLIENT);
       // The write is a compare-and-swap on one version. When a turn or another PUT moved the memento
       // on in between, `*` (or a list naming the new version) still holds: swap again on the new one.
       for (let retry = 0; !result.ok && matches !== null && retry < FLEXIBLE_MATCH_RETRIES; retry += 1) {
         const current = result.currentVersion;
         if (current === null || (matches !== "any" && !matches.includes(current))) break;
-        result = await deps.store.mementos.put(req.tenantId, threadId, req.body, current, now);
+        result = await deps.store.mementos.put(req.tenantId, threadId, req.body, current, now, BY_CLIENT);
       }
       // If-Match with nothing stored (or another tenant's thread): not found.
       if (!result.ok && expected !== null && result.currentVersion === null) throw noCurrentVersion(threadId);

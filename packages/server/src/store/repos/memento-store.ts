@@ -1,4 +1,10 @@
-import type { MementoStore, MementoWriteResult, TenantId, ThreadMementoV02 } from "@solserver/core";
+import type {
+  MementoPutOptions,
+  MementoStore,
+  MementoWriteResult,
+  TenantId,
+  ThreadMementoV02,
+} from "@solserver/core";
 import {
   assertStorableKeys,
   decodeJson,
@@ -14,7 +20,15 @@ const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
 );
 
 const updateMemento = preparedQuery(
-  (db, json: string, now: string, tenantId: string, threadId: string, expectedVersion: number) =>
+  (
+    db,
+    json: string,
+    now: string,
+    tenantId: string,
+    threadId: string,
+    expectedVersion: number,
+    byPut: number,
+  ) =>
     db
       .updateTable("mementos")
       .set((eb) => ({
@@ -22,6 +36,7 @@ const updateMemento = preparedQuery(
         version: eb("version", "+", 1),
         turns_since_persist: 0,
         updated_at: now,
+        changed_by_put: byPut,
       }))
       .where("tenant_id", "=", tenantId)
       .where("thread_id", "=", threadId)
@@ -31,7 +46,8 @@ const updateMemento = preparedQuery(
 const bumpTurns = preparedQuery((db, tenantId: string, threadId: string) =>
   db
     .updateTable("mementos")
-    .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1) }))
+    // A turn read the PUT's change, so it is no longer news for the next one.
+    .set((eb) => ({ turns_since_persist: eb("turns_since_persist", "+", 1), changed_by_put: 0 }))
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId),
 );
@@ -53,7 +69,8 @@ export async function currentMementoVersion(
 
 /**
  * Compare-and-swap write. `expectedVersion` null inserts version 1 and conflicts when a row exists;
- * a number updates only that exact version to version + 1. Every write resets turns_since_persist.
+ * a number updates only that exact version to version + 1. Every write resets turns_since_persist;
+ * a client's write (`byClient`) is recorded for the next turn's `summaryChanged`, a turn's clears it.
  */
 export async function putMemento(
   ctx: StoreContext,
@@ -62,8 +79,10 @@ export async function putMemento(
   memento: ThreadMementoV02,
   expectedVersion: number | null,
   now: string,
+  options: MementoPutOptions = {},
 ): Promise<MementoWriteResult> {
   assertStorableKeys({ tenantId, threadId });
+  const byPut = options.byClient === true ? 1 : 0;
   const json = encodeJson(memento, "memento");
   if (expectedVersion === null) {
     const inserted = await ctx.db
@@ -76,12 +95,13 @@ export async function putMemento(
         turns_since_persist: 0,
         created_at: now,
         updated_at: now,
+        changed_by_put: byPut,
       })
       .onConflict((oc) => oc.columns(["tenant_id", "thread_id"]).doNothing())
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, version: 1 };
   } else if (isStorableVersion(expectedVersion)) {
-    const updated = await updateMemento(ctx, json, now, tenantId, threadId, expectedVersion);
+    const updated = await updateMemento(ctx, json, now, tenantId, threadId, expectedVersion, byPut);
     if ((updated.numAffectedRows ?? 0n) > 0n) return { ok: true, version: expectedVersion + 1 };
   }
   return { ok: false, currentVersion: await currentMementoVersion(ctx, tenantId, threadId) };
@@ -121,9 +141,10 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
         version: row.version,
         turnsSincePersist: row.turns_since_persist,
         updatedAt: row.updated_at,
+        ...(Number(row.changed_by_put) === 1 ? { changedByPut: true } : {}),
       };
     },
-    put: (tenantId, threadId, memento, expectedVersion, now) =>
-      putMemento(ctx, tenantId, threadId, memento, expectedVersion, now),
+    put: (tenantId, threadId, memento, expectedVersion, now, options) =>
+      putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),
   };
 }

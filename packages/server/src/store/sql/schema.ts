@@ -75,6 +75,21 @@ export interface MementosTable {
   turns_since_persist: number;
   created_at: string;
   updated_at: string;
+  /** 1 when a client's PUT wrote the memento after the thread's last turn (v14). */
+  changed_by_put: number;
+}
+
+/** One version of a thread's checkpoint capsule (v14). */
+export interface CheckpointsTable {
+  tenant_id: string;
+  thread_id: string;
+  checkpoint_id: string;
+  version: number;
+  content_hash: string;
+  /** The heartbeat reasons that triggered it, a JSON array of strings. */
+  trigger: string;
+  capsule: string;
+  created_at: string;
 }
 
 export interface TraceEventsTable {
@@ -236,6 +251,7 @@ export interface StoreDatabase {
   reminders: RemindersTable;
   calendar_events: CalendarEventsTable;
   checkpoint_sessions: CheckpointSessionsTable;
+  checkpoints: CheckpointsTable;
   tasks: TasksTable;
   thoughts: ThoughtsTable;
 }
