@@ -189,11 +189,19 @@ export type {
   LlmUsage,
   MementoStore,
   MementoWriteResult,
+  MemoryListOptions,
+  MemoryRecord,
+  MemorySearchOptions,
+  MemorySource,
+  MemoryStore,
   MessageStore,
   NewAction,
+  NewMemory,
   ReminderRecord,
   ReminderStore,
   ResponseStore,
+  SaveMemoryResult,
+  ScoredMemory,
   SolStore,
   StoredAction,
   StoredActionExpectation,
@@ -214,28 +222,34 @@ export type {
   TurnDrift,
   TurnStatsUpdate,
 } from "./ports/index.js";
-export { createManualClock, createMemoryCalendarStore, createMemoryReminderStore } from "./ports/index.js";
+export {
+  createManualClock,
+  createMemoryCalendarStore,
+  createMemoryMemoryStore,
+  createMemoryReminderStore,
+} from "./ports/index.js";
 export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
 export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
 export type {
+  Bm25Document,
   Fts5QueryOptions,
   FuseOptions,
-  MemorySearchDocument,
-  MemorySearchHit,
-  MemorySearchRequest,
   QueryTermOptions,
   RankCandidate,
   RankedMemory,
 } from "./retrieval/index.js";
 export {
+  bm25Scores,
   buildFts5MatchQuery,
   buildTsQueryText,
+  candidatePoolSize,
   ENGLISH_STOP_WORDS,
   extractQueryTerms,
   fuseScores,
   isStopWord,
+  SEARCH_CONTEXT_WEIGHT,
   tokenizeForSearch,
 } from "./retrieval/index.js";
 export type { Router, RouterConfigInput } from "./router/index.js";

@@ -31,7 +31,21 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
-export { createMemoryCalendarStore, createMemoryReminderStore } from "./memory/index.js";
+export {
+  createMemoryCalendarStore,
+  createMemoryMemoryStore,
+  createMemoryReminderStore,
+} from "./memory/index.js";
+export type {
+  MemoryListOptions,
+  MemoryRecord,
+  MemorySearchOptions,
+  MemorySource,
+  MemoryStore,
+  NewMemory,
+  SaveMemoryResult,
+  ScoredMemory,
+} from "./memory-store.js";
 export type {
   MessageStore,
   StoredMessage,

@@ -3,6 +3,7 @@ import {
   type CalendarStore,
   type CheckpointSessionStore,
   type Clock,
+  type MemoryStore,
   type ReminderStore,
   SolError,
   type SolStore,
@@ -16,6 +17,7 @@ import { createCalendarStore } from "./repos/calendar-store.js";
 import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.js";
 import { commitTurn } from "./repos/commit-turn.js";
 import { createMementoStore } from "./repos/memento-store.js";
+import { createMemoryStore } from "./repos/memory-store.js";
 import { createMessageStore } from "./repos/message-store.js";
 import { createReminderStore } from "./repos/reminder-store.js";
 import { createResponseStore } from "./repos/response-store.js";
@@ -47,6 +49,8 @@ export interface SqlSolStore extends SolStore {
   readonly calendar: CalendarStore;
   /** CRA checkpoint session states (migration 5). */
   readonly checkpointSessions: CheckpointSessionStore;
+  /** The tenant's explicit memories with their full-text index (migration 13). */
+  readonly memories: MemoryStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
   migrate(options?: MigrateOptions): Promise<number[]>;
 }
@@ -127,6 +131,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),
+    memories: createMemoryStore(ctx),
     commitTurn: (input) => commitTurn(ctx, input),
     migrate: (migrateOptions) => runMigrations(conn, nowIso, migrateOptions),
     async ping() {

@@ -9,6 +9,7 @@ import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
 import { jsonKeyOrderContract } from "./contract/json-key-order.js";
 import { mementoContract } from "./contract/mementos.js";
+import { memoryStoreContract } from "./contract/memories.js";
 import { messageContract } from "./contract/messages.js";
 import { migrationContract } from "./contract/migrations.js";
 import { tenancyContract } from "./contract/tenancy.js";
@@ -39,5 +40,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     jsonKeyOrderContract(harness);
     unstorableKeyContract(harness);
     executorRecordContract(() => harness.open());
+    memoryStoreContract(async () => (await harness.open()).memories, { stems: true });
   });
 }

@@ -1,6 +1,11 @@
-import { createMemoryCalendarStore, createMemoryReminderStore } from "@solserver/core";
+import {
+  createMemoryCalendarStore,
+  createMemoryMemoryStore,
+  createMemoryReminderStore,
+} from "@solserver/core";
 import { describe } from "vitest";
 import { executorRecordContract } from "./contract/executor-records.js";
+import { memoryStoreContract } from "./contract/memories.js";
 
 // The in-memory reference stores run the parts of the contract written against ports alone; the
 // rest of the suite still opens stores by URL (see store-contract.ts).
@@ -9,4 +14,5 @@ describe("SolStore contract: memory", () => {
     calendar: createMemoryCalendarStore(),
     reminders: createMemoryReminderStore(),
   }));
+  memoryStoreContract(async () => createMemoryMemoryStore(), { stems: false });
 });

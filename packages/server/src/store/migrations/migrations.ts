@@ -11,6 +11,7 @@ import { v9ThreadChurnDrift } from "./v9-thread-churn-drift.js";
 import { v10ThreadDomainTags } from "./v10-thread-domain-tags.js";
 import { v11PostgresJsonKeyOrder } from "./v11-postgres-json-key-order.js";
 import { v12PostgresThreadStatsBigint } from "./v12-postgres-thread-stats-bigint.js";
+import { v13Memories } from "./v13-memories.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v10ThreadDomainTags,
   v11PostgresJsonKeyOrder,
   v12PostgresThreadStatsBigint,
+  v13Memories,
 ]);
