@@ -77,11 +77,17 @@ export {
   ExecuteActionResult,
   FunctionToolCall,
   isWholeThreadMemento,
+  Memory,
+  MemoryCreated,
+  MemoryInput,
+  MemoryList,
+  MemorySourceSchema,
   ModeDecision,
   ModelOutputEnvelope,
   PacketInput,
   ReminderList,
   ReminderView,
+  SaveMemoryPayload,
   ThreadMementoShape,
   ThreadMementoSignalItem,
   ThreadMementoSignalKind,
@@ -94,6 +100,7 @@ export {
   Transmission,
   TransmissionStatus,
   TruncatedFinishReason,
+  TurnRetrieval,
   Violation,
 } from "./contracts/index.js";
 export type { Action, AtlasInput, CheckpointEngine, CheckpointType, MatchResult } from "./cra/index.js";
@@ -239,17 +246,21 @@ export type {
   QueryTermOptions,
   RankCandidate,
   RankedMemory,
+  RetrievalCandidate,
+  RetrievalLimits,
 } from "./retrieval/index.js";
 export {
   bm25Scores,
   buildFts5MatchQuery,
   buildTsQueryText,
   candidatePoolSize,
+  deriveMemorySummary,
   ENGLISH_STOP_WORDS,
   extractQueryTerms,
   fuseScores,
   isStopWord,
   SEARCH_CONTEXT_WEIGHT,
+  selectRetrieval,
   tokenizeForSearch,
 } from "./retrieval/index.js";
 export type { Router, RouterConfigInput } from "./router/index.js";

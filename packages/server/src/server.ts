@@ -240,6 +240,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ...builtinExecutors({
       reminders: store.reminders,
       calendar: store.calendar,
+      memories: store.memories,
       ids: randomIds,
       webhook: {
         ...(config.SOL_WEBHOOK_URL ? { url: config.SOL_WEBHOOK_URL } : {}),
@@ -288,6 +289,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     windowSize: config.SOL_WINDOW_MESSAGES,
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
+    memories: store.memories,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),
@@ -315,6 +317,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         agency,
         reminders: store.reminders,
         calendar: store.calendar,
+        memories: store.memories,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

@@ -24,4 +24,12 @@ export interface MementoStore {
     expectedVersion: number | null,
     now: string,
   ): Promise<MementoWriteResult>;
+  /**
+   * The tenant's mementos, most recently updated first, leaving out `excludeThreadId` (the thread of
+   * the turn): what a turn's retrieval ranks besides the explicit memories.
+   */
+  listRecent(
+    tenantId: TenantId,
+    options: { readonly excludeThreadId?: string; readonly limit: number },
+  ): Promise<StoredMemento[]>;
 }

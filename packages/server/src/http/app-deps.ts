@@ -1,4 +1,4 @@
-import type { LlmProvider, SolStore } from "@solserver/core";
+import type { LlmProvider, MemoryStore, SolStore } from "@solserver/core";
 import type { ActionGate } from "../actions/index.js";
 import type { AgencyService } from "../agency/index.js";
 import type { SolConfig } from "../config/index.js";
@@ -15,6 +15,8 @@ export interface AppDeps {
   readonly actions: ActionGate;
   readonly reminders: ReminderStore;
   readonly calendar: CalendarStore;
+  /** The tenant's explicit memories (`/v1/memories`). */
+  readonly memories: MemoryStore;
   /** CRA checkpoint evaluations (`POST /v1/checkpoints/evaluate`). */
   readonly checkpoints: CheckpointService;
   /** The agency pipeline (thoughts, drive ticks, tasks, counters). */

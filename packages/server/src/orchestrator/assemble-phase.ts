@@ -3,6 +3,7 @@ import {
   buildCheckpointCapsule,
   type CompiledPolicy,
   type ModeDecision,
+  type TurnRetrieval,
 } from "@solserver/core";
 import { assembleWithinBudget } from "./input-budget.js";
 import type { LoadedTurn } from "./load-phase.js";
@@ -22,6 +23,7 @@ export async function assemblePhase(
   loaded: LoadedTurn,
   modeDecision: ModeDecision,
   policy: CompiledPolicy,
+  retrieval: TurnRetrieval,
 ): Promise<TurnPrompt> {
   const { deps, packet, trace } = run;
   const { turnContext, retrievalMemento, window } = loaded;
@@ -29,6 +31,7 @@ export async function assemblePhase(
     ...loaded.fixedPrompt,
     modeDecision,
     policy,
+    retrieval: retrieval.memories.map((m) => m.summary),
     // The capsule re-anchors from the memento the model may see: none when thread context is off.
     ...(modeDecision.checkpointNeeded
       ? { checkpointCapsule: buildCheckpointCapsule(retrievalMemento, modeDecision) }
@@ -52,7 +55,7 @@ export async function assemblePhase(
       : []),
     ...turnContext,
   ];
-  trace.add("retrieval", "completed", retrievalMemento ? "Memento summary retrieved" : "No memory summary", {
+  trace.add("retrieval", "completed", retrievalMemento ? "Memento summary retrieved" : "No memento summary", {
     memento: retrievalMemento !== null,
     windowMessages: window.length,
     windowSource: plan.facade.window ? "request" : "stored",

@@ -6,7 +6,16 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 /** What the turn service gives every phase: its ports, engines and hooks. */
 export type TurnDeps = Pick<
   TurnServiceOptions,
-  "store" | "provider" | "engines" | "clock" | "ids" | "windowSize" | "contextInjector" | "actionRecorder"
+  | "store"
+  | "provider"
+  | "engines"
+  | "clock"
+  | "ids"
+  | "windowSize"
+  | "contextInjector"
+  | "actionRecorder"
+  | "memories"
+  | "retrieval"
 > & {
   /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
   readonly modeLabels: readonly string[];

@@ -1,4 +1,4 @@
-import type { ActionNeeded, Clock, IdGenerator, LlmProvider, SolStore } from "@solserver/core";
+import type { ActionNeeded, Clock, IdGenerator, LlmProvider, MemoryStore, SolStore } from "@solserver/core";
 import type { ProposedAction } from "./proposed-action.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
@@ -41,4 +41,8 @@ export interface TurnServiceOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   readonly contextInjector?: ContextInjector;
   readonly actionRecorder?: ActionRecorder;
+  /** The tenant's explicit memories, ranked by the retrieval phase (none: only other threads' mementos). */
+  readonly memories?: MemoryStore;
+  /** How much the retrieval phase injects (default: the top 5 within 600 estimated tokens). */
+  readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
 }
