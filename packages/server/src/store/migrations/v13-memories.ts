@@ -40,6 +40,8 @@ const SQLITE = [
     insert into memories_fts (memories_fts, rowid, text, context)
     values ('delete', old.seq, old.text, old.context);
     insert into memories_fts (rowid, text, context) values (new.seq, new.text, new.context); end`,
+  // Documents per indexed (stemmed) term: read to leave out of a query the terms too common to rank by.
+  "create virtual table memories_vocab using fts5vocab(memories_fts, 'row')",
 ];
 
 const POSTGRES = [

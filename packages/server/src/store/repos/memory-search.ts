@@ -2,7 +2,6 @@ import {
   buildFts5MatchQuery,
   buildTsQueryText,
   candidatePoolSize,
-  extractQueryTerms,
   SEARCH_CONTEXT_WEIGHT,
 } from "@solserver/core";
 import { type RawBuilder, sql } from "kysely";
@@ -32,7 +31,7 @@ const COLUMNS = sql.raw(
 );
 
 /**
- * The engine's candidates for `query` within one tenant, best first: SQLite FTS5 bm25 or PostgreSQL
+ * The engine's candidates for the terms within one tenant, best first: SQLite FTS5 bm25 or PostgreSQL
  * ts_rank over the text (weight 1) and its context (SEARCH_CONTEXT_WEIGHT). Null when the query has
  * no search term left (then nothing matches).
  */
@@ -40,12 +39,13 @@ export function memorySearchQuery(
   dialect: StoreDialect,
   args: {
     readonly tenantId: string;
-    readonly query: string;
+    /** The search terms (extractQueryTerms of the message, perhaps pruned). */
+    readonly terms: readonly string[];
     readonly domain?: string | undefined;
     readonly limit: number;
   },
 ): RawBuilder<MemoryHitRow> | null {
-  const terms = extractQueryTerms(args.query);
+  const { terms } = args;
   const pool = candidatePoolSize(args.limit);
   const domain =
     args.domain === undefined

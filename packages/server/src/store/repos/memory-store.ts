@@ -1,4 +1,5 @@
 import {
+  extractQueryTerms,
   fuseScores,
   type MemoryRecord,
   type MemorySource,
@@ -10,6 +11,7 @@ import { sql } from "kysely";
 import { assertStorableText, isStorableKey } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { domainPattern, type MemoryHitRow, memorySearchQuery } from "./memory-search.js";
+import { pruneCommonTerms } from "./memory-term-pruning.js";
 
 type MemoryRow = Omit<MemoryHitRow, "score">;
 
@@ -77,9 +79,10 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
     async search(tenantId, options) {
       if (options.limit <= 0 || !isStorableKey(tenantId, options.domain)) return [];
       const window = options.limit + (options.after === undefined ? 0 : 100);
+      const terms = extractQueryTerms(options.query);
       const query = memorySearchQuery(ctx.dialect, {
         tenantId,
-        query: options.query,
+        terms: ctx.dialect === "sqlite" ? await pruneCommonTerms(ctx, terms) : terms,
         domain: options.domain,
         limit: window,
       });
