@@ -1,5 +1,6 @@
 import { ChatResponse, Memory, MemoryList } from "@solserver/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleMemento } from "../../store/support/samples.js";
 import { type Backend, startTestServer, type TestServer } from "../../support/test-server.js";
 
 const asA = { authorization: "Bearer key-mem-a" };
@@ -136,6 +137,23 @@ export function memorySuite(backend: Backend): void {
       expect((await search("Ana ceramics Lisbon")).map((m) => m.memoryId)).not.toContain(id);
       const after = await turn("mem-thread-d", "What gift would suit Ana's ceramics collection?");
       expect(retrievedIds(after)).not.toContain(id);
+    });
+
+    it("retrieves another thread's memento as thread:<id>, never the turn's own thread", async () => {
+      const memento = {
+        ...sampleMemento("mem-boat", "selling the sailboat"),
+        decisions: ["list the sailboat in June"],
+      };
+      const put = await srv.request("PUT", "/v1/threads/mem-boat/memento", memento, {
+        ...asA,
+        "if-none-match": "*",
+      });
+      expect(put.status).toBe(200);
+      const elsewhere = await turn("mem-harbour", "Any news about the sailboat listing?");
+      const hit = elsewhere.retrieval?.memories.find((m) => m.memoryId === "thread:mem-boat");
+      expect(hit?.summary).toBe("Thread mem-boat: selling the sailboat. Decided: list the sailboat in June.");
+      const own = await turn("mem-boat", "Any news about the sailboat listing?");
+      expect(retrievedIds(own)).not.toContain("thread:mem-boat");
     });
 
     it("saves a proposed save_memory only after Approve; Not now stores nothing", async () => {
