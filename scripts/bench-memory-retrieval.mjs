@@ -58,7 +58,13 @@ function runBm25(textOf) {
   return summarize(
     conversations.map((conv) => {
       const bm25 = createBm25(conv.turns.map((t) => ({ id: t.dia_id, text: textOf(t) })));
-      return [conv.id, recallOf(conv, conv.questions.map((q) => bm25.search(q.question, 10)))];
+      return [
+        conv.id,
+        recallOf(
+          conv,
+          conv.questions.map((q) => bm25.search(q.question, 10)),
+        ),
+      ];
     }),
   );
 }
@@ -143,9 +149,14 @@ try {
   };
   const api = await runThroughApi(dir);
   add("SolServer GET /v1/memories?q= (SQLite FTS5, through HTTP)", api.row);
-  add("plain BM25 k1 1.2 b 0.75, turn text", runBm25((t) => t.text));
+  add(
+    "plain BM25 k1 1.2 b 0.75, turn text",
+    runBm25((t) => t.text),
+  );
   add("plain BM25, `Speaker: text` (same texts as the API)", runBm25(speakerText));
-  console.log(`\n(${api.posted} memories POSTed and ${conversations.reduce((a, c) => a + c.questions.length, 0)} questions asked in ${api.seconds.toFixed(1)} s)`);
+  console.log(
+    `\n(${api.posted} memories POSTed and ${conversations.reduce((a, c) => a + c.questions.length, 0)} questions asked in ${api.seconds.toFixed(1)} s)`,
+  );
 
   if (!args.includes("--skip-latency")) {
     results.latency = await measureLatency({
