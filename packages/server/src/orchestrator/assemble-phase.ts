@@ -60,6 +60,8 @@ export async function assemblePhase(
     windowMessages: window.length,
     windowSource: plan.facade.window ? "request" : "stored",
     injectedContexts: injectedContext.length,
+    // The memory summaries injected, with their ranking scores (ChatResponse.retrieval).
+    memories: retrieval.memories.map(({ memoryId, score }) => ({ memoryId, score })),
   });
   return { ...promptBase, injectedContext, window };
 }

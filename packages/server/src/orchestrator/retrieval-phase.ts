@@ -44,15 +44,12 @@ function rankMementos(stored: readonly StoredMemento[], message: string): Retrie
 
 /**
  * The retrieval phase: ranks the tenant's memories and its other threads' mementos against the
- * message and the turn's domain flags, keeps the top N within the token budget, and traces what it
- * chose. `thread_context_mode: "off"` retrieves nothing.
+ * message and the turn's domain flags and keeps the top N within the token budget (the assemble
+ * phase injects and traces them). `thread_context_mode: "off"` retrieves nothing.
  */
 export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): Promise<TurnRetrievalResult> {
-  const { deps, packet, tenantId, trace } = run;
-  if (packet.thread_context_mode === "off") {
-    trace.add("retrieval", "completed", "Retrieval off for this turn", { memories: [] });
-    return { memories: [] };
-  }
+  const { deps, packet, tenantId } = run;
+  if (packet.thread_context_mode === "off") return { memories: [] };
   const limits = deps.retrieval ?? DEFAULT_RETRIEVAL;
   const now = new Date(deps.clock.now()).toISOString();
   const [memories, mementos] = await Promise.all([
@@ -69,9 +66,5 @@ export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): 
     ...rankMementos(mementos, packet.message),
   ];
   const chosen = selectRetrieval(candidates, { ...limits, estimateTokens });
-  trace.add("retrieval", "completed", `${chosen.length} memory summaries retrieved`, {
-    memories: chosen.map((c) => ({ memoryId: c.memoryId, score: c.score })),
-    candidates: candidates.length,
-  });
   return { memories: chosen.map(({ memoryId, summary, score }) => ({ memoryId, summary, score })) };
 }
