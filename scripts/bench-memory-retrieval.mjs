@@ -1,21 +1,25 @@
 #!/usr/bin/env node
-// Memory-retrieval benchmark (issue 21, "Measure"): recall@1/5/10 of the evidence turns on the
-// LoCoMo development split for the lexical ranker on SQLite FTS5 and PostgreSQL, beside plain BM25,
-// with an ablation of the ranker's techniques; then search latency on synthetic memories.
-// Imports the BUILT core and server (run `npm run bench:memory`).
+// Memory-retrieval benchmark (issue 21, "Measure"), run by `npm run bench:memory`:
+//  (a) recall@1/5/10 of the evidence turns on the LoCoMo development split THROUGH THE PUBLIC API: a
+//      server on a SQLite file, every dialogue turn POSTed to /v1/memories ("Speaker: text", one
+//      threadId per session, one API key per conversation), each question of categories 1-4 asked
+//      with GET /v1/memories?q=&limit=10; plain BM25 over the same texts beside it, in the same run;
+//  (b) search latency at 10k (and, with --100k, 100k) memories in one tenant, through the store
+//      (MemoryStore.search), on SQLite and PostgreSQL;
+//  (c) the breakpoint signal detectors' table (scripts/bench-signals.mjs).
+// Imports the BUILT packages.
 //   node scripts/bench-memory-retrieval.mjs [--no-pg] [--100k] [--skip-latency] [--json]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runSignalBench } from "./bench-signals.mjs";
 import { createBm25 } from "./bm25-baseline.mjs";
 import { findLocomo, readLocomo } from "./locomo.mjs";
 import { measureLatency } from "./memory-latency.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const search = await import(join(repo, "packages/server/dist/memory-search/index.js"));
-const { default: Database } = await import("better-sqlite3");
-const { default: pg } = await import("pg");
+const server = await import(join(repo, "packages/server/dist/index.js"));
 
 const args = process.argv.slice(2);
 const withPg = !args.includes("--no-pg");
@@ -23,41 +27,18 @@ const KS = [1, 5, 10];
 const PG_URL = process.env.SOL_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 const conversations = readLocomo(findLocomo(repo));
+const speakerText = (t) => `${t.speaker}: ${t.text}`;
 
-// How a dialogue turn becomes a memory. `speaker` writes "Name: text" (who said it is part of what a
-// memory of a conversation records); `context` indexes the previous turn beside it at a lower weight.
-function memoriesOf(conv, shape) {
-  const textOf = (t) => {
-    const said = shape.speaker ? `${t.speaker}: ${t.text}` : t.text;
-    return shape.captions && t.blip_caption ? `${said} [photo: ${t.blip_caption}]` : said;
-  };
-  const previous = (i) => (i > 0 ? textOf(conv.turns[i - 1]) : "");
-  return conv.turns.map((t, i) => ({
-    memoryId: `${conv.id}/${t.dia_id}`,
-    tenantId: `locomo-${conv.id}`,
-    // `inline` puts the previous turn into the text itself: all a Memory of api.md can carry today.
-    text: shape.inline && i > 0 ? `${previous(i)}\n${textOf(t)}` : textOf(t),
-    context: shape.context ? previous(i) : "",
-  }));
-}
-
-function recallOf(conv, rankedIdsOf) {
+function recallOf(conv, rankedDiaIds) {
   const sums = Object.fromEntries(KS.map((k) => [k, 0]));
-  for (const q of conv.questions) {
-    const ids = rankedIdsOf(q.question).map((id) => id.slice(id.indexOf("/") + 1));
+  conv.questions.forEach((q, i) => {
+    const ids = rankedDiaIds[i];
     for (const k of KS) {
       const top = new Set(ids.slice(0, k));
       sums[k] += q.evidence.filter((e) => top.has(e)).length / q.evidence.length;
     }
-  }
+  });
   return { n: conv.questions.length, sums };
-}
-
-async function recallAsync(conv, rankedIdsOf) {
-  const ranked = [];
-  for (const q of conv.questions) ranked.push(await rankedIdsOf(q.question));
-  let i = 0;
-  return recallOf(conv, () => ranked[i++]);
 }
 
 function summarize(perConv) {
@@ -73,77 +54,76 @@ function summarize(perConv) {
   return row;
 }
 
-function runBm25(shape) {
+function runBm25(textOf) {
   return summarize(
     conversations.map((conv) => {
-      const docs = memoriesOf(conv, shape).map((m) => ({ id: m.memoryId, text: m.text }));
-      const bm25 = createBm25(docs);
-      return [conv.id, recallOf(conv, (q) => bm25.search(q, 10))];
+      const bm25 = createBm25(conv.turns.map((t) => ({ id: t.dia_id, text: textOf(t) })));
+      return [
+        conv.id,
+        recallOf(
+          conv,
+          conv.questions.map((q) => bm25.search(q.question, 10)),
+        ),
+      ];
     }),
   );
 }
 
-function runSqlite(shape, indexOptions) {
-  return summarize(
-    conversations.map((conv) => {
-      const db = new Database(":memory:");
-      const index = search.createSqliteMemoryIndex(db, indexOptions);
-      db.transaction(() => {
-        for (const m of memoriesOf(conv, shape)) index.add(m);
-      })();
-      const tenantId = `locomo-${conv.id}`;
-      const r = recallOf(conv, (query) =>
-        index.search({ tenantId, query, limit: 10 }).map((h) => h.memoryId),
-      );
-      db.close();
-      return [conv.id, r];
-    }),
-  );
+async function request(base, key, method, path, body) {
+  const res = await fetch(new URL(path, base), {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
 }
 
-async function runPostgres(shape, indexOptions) {
-  const schema = `bench_memsearch_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
-  const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
-  await pool.query(`create schema "${schema}"`);
+// One API key (tenant) per conversation, so a question only ever ranks its own conversation's turns.
+async function runThroughApi(dir) {
+  const keys = conversations.map((c) => `bench-key-${c.id}`);
+  const config = server.loadConfig({
+    env: {
+      SOL_PORT: "0",
+      SOL_HOST: "127.0.0.1",
+      SOL_DB_URL: `sqlite:${join(dir, "locomo.db")}`,
+      SOL_RATE_LIMIT_PER_MIN: "0",
+      SOL_API_KEYS: conversations.map((c, i) => `locomo-${c.id}:${keys[i]}`).join(","),
+    },
+  });
+  const sol = await server.createSolServer(config);
+  const base = await sol.listen();
   try {
-    const index = await search.createPostgresMemoryIndex(pool, { ...indexOptions, schema });
     const perConv = [];
-    for (const conv of conversations) {
-      for (const m of memoriesOf(conv, shape)) await index.add(m);
-      const tenantId = `locomo-${conv.id}`;
-      const r = await recallAsync(conv, async (query) =>
-        (await index.search({ tenantId, query, limit: 10 })).map((h) => h.memoryId),
-      );
-      perConv.push([conv.id, r]);
+    let posted = 0;
+    const t0 = performance.now();
+    for (const [i, conv] of conversations.entries()) {
+      const diaOf = new Map();
+      for (const t of conv.turns) {
+        const { memory } = await request(base, keys[i], "POST", "/v1/memories", {
+          requestId: `locomo-${conv.id}-${t.dia_id}`,
+          text: speakerText(t),
+          threadId: `locomo-${conv.id}-session-${t.session}`,
+          source: "import",
+        });
+        diaOf.set(memory.memoryId, t.dia_id);
+        posted += 1;
+      }
+      const ranked = [];
+      for (const q of conv.questions) {
+        const query = new URLSearchParams({ q: q.question, limit: "10" });
+        const { memories } = await request(base, keys[i], "GET", `/v1/memories?${query}`);
+        ranked.push(memories.map((m) => diaOf.get(m.memoryId)));
+      }
+      perConv.push([conv.id, recallOf(conv, ranked)]);
     }
-    return summarize(perConv);
+    const seconds = (performance.now() - t0) / 1000;
+    return { row: summarize(perConv), posted, seconds };
   } finally {
-    await pool.query(`drop schema if exists "${schema}" cascade`);
-    await pool.end();
+    await sol.close();
   }
 }
-
-const SHIPPED = { speaker: true, context: true };
-const NO_STEM = "unicode61 remove_diacritics 2";
-// Each row adds one technique to the row above it, then variations of the shipped ranker.
-const SQLITE_ABLATION = [
-  ["FTS5 bm25, no stemming, all words", {}, { tokenizer: NO_STEM, removeStopWords: false, contextWeight: 0 }],
-  ["+ porter stemming", {}, { removeStopWords: false }],
-  ["+ stop/question words dropped", {}, {}],
-  ["+ speaker name in the memory text", { speaker: true }, {}],
-  ["+ previous turn as context (w 0.4) = shipped", SHIPPED, {}],
-  ["shipped, context weight 0.2", SHIPPED, { contextWeight: 0.2 }],
-  ["shipped, context weight 0.7", SHIPPED, { contextWeight: 0.7 }],
-  ["previous turn inlined into the text instead (no context column)", { speaker: true, inline: true }, {}],
-  ["shipped + bigram phrases", SHIPPED, { bigrams: true }],
-  ["shipped + image captions in text", { ...SHIPPED, captions: true }, {}],
-];
-const PG_VARIANTS = [
-  ["ts_rank (shipped)", SHIPPED, {}],
-  ["ts_rank_cd", SHIPPED, { rankFunction: "ts_rank_cd" }],
-  ["ts_rank, normalization 1 (log length)", SHIPPED, { rankFunction: "ts_rank", normalization: 1 }],
-  ["ts_rank, no context", { speaker: true }, {}],
-];
 
 const pct = (x) => x.toFixed(3);
 function printRow(label, row) {
@@ -153,38 +133,48 @@ function printRow(label, row) {
   console.log(`| ${label} | ${cells.join(" | ")} |`);
 }
 
-const results = { recall: [], latency: [] };
-const header = `| ranker | ${[...conversations.map((c) => `conv ${c.id} (n=${c.questions.length})`), "all"].join(" | ")} |`;
-console.log(
-  `Recall@1 @5 @10 of evidence turns (questions without evidence skipped: ${conversations.map((c) => c.skipped).join("/")})`,
-);
-console.log(header);
-console.log(`|---|${conversations.map(() => "---|").join("")}---|`);
-const add = (engine, label, row) => {
-  results.recall.push({ engine, label, row });
-  printRow(`${engine}: ${label}`, row);
-};
-add("plain", "BM25 k1 1.2 b 0.75 (script), turn text", runBm25({}));
-add("plain", "BM25, speaker name in the text", runBm25({ speaker: true }));
-for (const [label, shape, opts] of SQLITE_ABLATION) add("sqlite", label, runSqlite(shape, opts));
-if (withPg)
-  for (const [label, shape, opts] of PG_VARIANTS) add("postgres", label, await runPostgres(shape, opts));
+const results = { recall: [], latency: [], signals: null };
+const dir = mkdtempSync(join(tmpdir(), "sol-bench-memory-"));
+try {
+  console.log(
+    `## Retrieval quality: recall@1 @5 @10 of evidence turns, LoCoMo dev (questions without evidence skipped: ${conversations.map((c) => c.skipped).join("/")})\n`,
+  );
+  console.log(
+    `| ranker | ${[...conversations.map((c) => `conv ${c.id} (n=${c.questions.length})`), "all"].join(" | ")} |`,
+  );
+  console.log(`|---|${conversations.map(() => "---|").join("")}---|`);
+  const add = (label, row) => {
+    results.recall.push({ label, row });
+    printRow(label, row);
+  };
+  const api = await runThroughApi(dir);
+  add("SolServer GET /v1/memories?q= (SQLite FTS5, through HTTP)", api.row);
+  add(
+    "plain BM25 k1 1.2 b 0.75, turn text",
+    runBm25((t) => t.text),
+  );
+  add("plain BM25, `Speaker: text` (same texts as the API)", runBm25(speakerText));
+  console.log(
+    `\n(${api.posted} memories POSTed and ${conversations.reduce((a, c) => a + c.questions.length, 0)} questions asked in ${api.seconds.toFixed(1)} s)`,
+  );
 
-if (!args.includes("--skip-latency")) {
-  const dir = mkdtempSync(join(tmpdir(), "sol-memsearch-"));
-  try {
+  if (!args.includes("--skip-latency")) {
     results.latency = await measureLatency({
-      search,
-      Database,
-      pg,
+      openStore: server.openStore,
       pgUrl: withPg ? PG_URL : undefined,
       sizes: args.includes("--100k") ? [10_000, 100_000] : [10_000],
-      sqlitePath: (n) => join(dir, `latency-${n}.db`),
+      sqliteUrl: (n) => `sqlite:${join(dir, `latency-${n}.db`)}`,
       vocabularyFrom: conversations.flatMap((c) => c.turns.map((t) => t.text)),
       questions: conversations.flatMap((c) => c.questions.map((q) => q.question)),
     });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+
+  const signals = await runSignalBench();
+  results.signals = { results: signals.results, microsPerTurn: signals.microsPerTurn };
+  console.log("\n## Breakpoint signal detectors\n");
+  console.log(signals.table);
+  console.log(`\ndetectSignals: ${signals.microsPerTurn.toFixed(1)} µs per turn (mean)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }
 if (args.includes("--json")) console.log(JSON.stringify(results, null, 2));

@@ -1,6 +1,7 @@
-// Search latency of the memory indexes on synthetic memories: texts drawn deterministically (seeded
+// Search latency of MemoryStore.search (SQLite FTS5, PostgreSQL full text) on synthetic memories: texts drawn deterministically (seeded
 // PRNG, Zipf-like word frequencies) from a word list, all in one tenant; queries drawn the same way.
 import { performance } from "node:perf_hooks";
+import { sql } from "kysely";
 import { bm25Tokens } from "./bm25-baseline.mjs";
 
 const TENANT = "latency-tenant";
@@ -81,15 +82,25 @@ async function timeQuerySets(querySets, loadMs, run) {
   return stats;
 }
 
+// Consecutive memories of one synthetic thread (20 saves each): a memory's context is the text of
+// the one before it in its thread, as MemoryStore.save would index it.
 function syntheticMemories(n, words) {
   const random = mulberry32(20260521);
   const draw = zipfSampler(words, random);
-  return Array.from({ length: n }, (_, i) => ({
-    memoryId: `m${String(i).padStart(7, "0")}`,
-    tenantId: TENANT,
-    text: sentence(draw, random, 8, 30),
-    context: sentence(draw, random, 8, 30),
-  }));
+  const base = Date.parse("2026-01-01T00:00:00Z");
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const text = sentence(draw, random, 8, 30);
+    const first = i % 20 === 0;
+    out.push({
+      memoryId: `m${String(i).padStart(7, "0")}`,
+      threadId: `t${Math.floor(i / 20)}`,
+      text,
+      context: first ? "" : out[i - 1].text,
+      createdAt: new Date(base + i * 60_000).toISOString(),
+    });
+  }
+  return out;
 }
 
 function syntheticQueries(words) {
@@ -98,71 +109,62 @@ function syntheticQueries(words) {
   return Array.from({ length: QUERIES + WARMUP }, () => sentence(draw, random, 5, 12));
 }
 
-async function sqliteLatency({ search, Database }, path, memories, querySets) {
-  const db = new Database(path);
-  db.pragma("journal_mode = WAL");
+// Loads in batches of 1000 rows through one insert (the same memories table, so the FTS5 triggers or
+// the generated tsvector index them as a save would), then times MemoryStore.search.
+async function storeLatency(openStore, url, memories, querySets) {
+  const store = await openStore(url);
   try {
-    const index = search.createSqliteMemoryIndex(db);
     const t0 = performance.now();
-    db.transaction(() => {
-      for (const m of memories) index.add(m);
-    })();
+    for (let i = 0; i < memories.length; i += 1000) {
+      const rows = memories.slice(i, i + 1000).map((m) => ({
+        tenant_id: TENANT,
+        memory_id: m.memoryId,
+        request_id: m.memoryId,
+        body_hash: "bench",
+        text: m.text,
+        summary: m.text.slice(0, 200),
+        domain_flags: "[]",
+        thread_id: m.threadId,
+        source: "import",
+        context: m.context,
+        created_at: m.createdAt,
+        updated_at: m.createdAt,
+      }));
+      await store.db.insertInto("memories").values(rows).execute();
+    }
+    if (store.kind === "postgres") await sql`analyze memories`.execute(store.db);
     const loadMs = performance.now() - t0;
     return await timeQuerySets(querySets, loadMs, (query) =>
-      index.search({ tenantId: TENANT, query, limit: 10 }),
+      store.memories.search(TENANT, { query, limit: 10, now: new Date().toISOString() }),
     );
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
-// Loads in batches of 1000 rows through one insert ... unnest (same table and generated tsvector as
-// add(), only fewer round trips), then times index.search.
-async function pgLatency({ search, pg }, url, memories, querySets) {
-  const schema = `bench_memlat_${process.pid}_${memories.length}`;
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
-  await pool.query(`drop schema if exists "${schema}" cascade; create schema "${schema}"`);
-  try {
-    const index = await search.createPostgresMemoryIndex(pool, { schema });
-    const t0 = performance.now();
-    for (let i = 0; i < memories.length; i += 1000) {
-      const batch = memories.slice(i, i + 1000);
-      await pool.query(
-        `insert into "${schema}".memory_search_docs (memory_id, tenant_id, body, context)
-         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
-        [
-          batch.map((m) => m.memoryId),
-          batch.map((m) => m.tenantId),
-          batch.map((m) => m.text),
-          batch.map((m) => m.context),
-        ],
-      );
-    }
-    await pool.query(`analyze "${schema}".memory_search_docs`);
-    const loadMs = performance.now() - t0;
-    return await timeQuerySets(querySets, loadMs, (query) =>
-      index.search({ tenantId: TENANT, query, limit: 10 }),
-    );
-  } finally {
-    await pool.query(`drop schema if exists "${schema}" cascade`);
-    await pool.end();
-  }
+async function pgSchemaUrl(pgUrl, n) {
+  const { default: pg } = await import("pg");
+  const schema = `bench_memlat_${process.pid}_${n}`;
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  await client.query(`drop schema if exists "${schema}" cascade; create schema "${schema}"`);
+  await client.end();
+  const url = new URL(pgUrl);
+  url.searchParams.set("schema", schema);
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`drop schema if exists "${schema}" cascade`);
+    await c.end();
+  };
+  return { url: url.toString(), drop };
 }
 
 /**
  * Prints and returns p50/p99 of one search (limit 10) per engine, size and query set: Zipf-drawn
  * word salads (common words, many matches: the hard case) and real questions (`questions`).
  */
-export async function measureLatency({
-  search,
-  Database,
-  pg,
-  pgUrl,
-  sizes,
-  sqlitePath,
-  vocabularyFrom,
-  questions,
-}) {
+export async function measureLatency({ openStore, pgUrl, sizes, sqliteUrl, vocabularyFrom, questions }) {
   const words = wordList(vocabularyFrom);
   const querySets = [
     ["zipf words", syntheticQueries(words)],
@@ -170,7 +172,7 @@ export async function measureLatency({
   ];
   const rows = [];
   console.log(
-    `\nSearch latency, one tenant, limit 10, up to ${QUERIES} queries after ${WARMUP} warm-up (ms)`,
+    `\n## Retrieval latency: MemoryStore.search, one tenant, limit 10, up to ${QUERIES} queries after ${WARMUP} warm-up (ms)\n`,
   );
   console.log(
     "| engine | memories | queries | p50 | p99 | mean | cpu p50 | load (s) |\n|---|---|---|---|---|---|---|---|",
@@ -180,8 +182,19 @@ export async function measureLatency({
     // Fewer timed queries at 100k, where one search can take far longer.
     const count = n >= 100_000 ? QUERIES / 4 : QUERIES;
     const sets = querySets.map(([label, queries]) => [label, queries.slice(0, count + WARMUP)]);
-    const engines = [["sqlite", () => sqliteLatency({ search, Database }, sqlitePath(n), memories, sets)]];
-    if (pgUrl) engines.push(["postgres", () => pgLatency({ search, pg }, pgUrl, memories, sets)]);
+    const engines = [["sqlite", () => storeLatency(openStore, sqliteUrl(n), memories, sets)]];
+    if (pgUrl)
+      engines.push([
+        "postgres",
+        async () => {
+          const schema = await pgSchemaUrl(pgUrl, n);
+          try {
+            return await storeLatency(openStore, schema.url, memories, sets);
+          } finally {
+            await schema.drop();
+          }
+        },
+      ]);
     for (const [engine, run] of engines) {
       for (const r of await run()) {
         rows.push({ engine, memories: n, ...r });

@@ -9,6 +9,7 @@ import { envelopeCases } from "./contracts/envelope.cases.js";
 import { executedRecordCases } from "./contracts/executed-records.cases.js";
 import type { ContractCase } from "./contracts/helpers.js";
 import { mementoCases } from "./contracts/memento.cases.js";
+import { memoryCases } from "./contracts/memory.cases.js";
 import { modeDecisionCases } from "./contracts/mode-decision.cases.js";
 import { packetCases } from "./contracts/packet.cases.js";
 import { promptProfileCases } from "./contracts/prompt-profile.cases.js";
@@ -23,6 +24,7 @@ const cases: Record<string, ContractCase> = {
   ...driverBlockCases,
   ...envelopeCases,
   ...executedRecordCases,
+  ...memoryCases,
   ...mementoCases,
   ...modeDecisionCases,
   ...packetCases,

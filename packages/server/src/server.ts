@@ -240,6 +240,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ...builtinExecutors({
       reminders: store.reminders,
       calendar: store.calendar,
+      memories: store.memories,
       ids: randomIds,
       webhook: {
         ...(config.SOL_WEBHOOK_URL ? { url: config.SOL_WEBHOOK_URL } : {}),
@@ -291,6 +292,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
     checkpoints: store.checkpoints,
+    memories: store.memories,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),
@@ -319,6 +321,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         reminders: store.reminders,
         calendar: store.calendar,
         threads: store.threads,
+        memories: store.memories,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ActionNeeded } from "./action.js";
 import { ThreadMementoV02 } from "./memento.js";
+import { TurnRetrieval } from "./memory.js";
 import { ModeDecision } from "./mode-decision.js";
 import { TraceEvent } from "./trace.js";
 
@@ -65,6 +66,8 @@ export const ChatResponse = z
     modeDecision: ModeDecision,
     breakpoint: z.object({ decision: BreakpointDecisionSchema, peakGuardrailActive: z.boolean() }).strict(),
     threadMemento: ThreadMementoV02.nullable(),
+    // What the turn's retrieval phase injected (absent in responses stored before it existed).
+    retrieval: TurnRetrieval.optional(),
     actions: z.array(ActionNeeded),
     validation: z
       .object({ passed: z.boolean(), regenerated: z.boolean(), violations: z.array(Violation) })

@@ -40,6 +40,15 @@ export {
 export { CalendarEventList, CalendarEventView, ReminderList, ReminderView } from "./executed-records.js";
 export type { ThreadMementoV02Input } from "./memento.js";
 export { MEMENTO_VERSION, ThreadMementoShape, ThreadMementoV02 } from "./memento.js";
+export {
+  Memory,
+  MemoryCreated,
+  MemoryInput,
+  MemoryList,
+  MemorySourceSchema,
+  SaveMemoryPayload,
+  TurnRetrieval,
+} from "./memory.js";
 export { ModeDecision, RigorConfig, RoutingStep } from "./mode-decision.js";
 export type { PacketInputBody } from "./packet.js";
 export {

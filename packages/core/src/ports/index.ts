@@ -31,6 +31,7 @@ export {
   createInMemoryCheckpointSessionStore,
   createInMemoryCheckpointStore,
   createInMemoryMementoStore,
+  createInMemoryMemoryStore,
   createInMemoryMessageStore,
   createInMemoryReminderStore,
   createInMemoryResponseStore,
@@ -58,6 +59,16 @@ export type {
   LlmUsage,
 } from "./llm-provider.js";
 export type { MementoPutOptions, MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export type {
+  MemoryListOptions,
+  MemoryRecord,
+  MemorySearchOptions,
+  MemorySource,
+  MemoryStore,
+  NewMemory,
+  SaveMemoryResult,
+  ScoredMemory,
+} from "./memory-store.js";
 export type {
   MessageStore,
   StoredMessage,

@@ -32,4 +32,12 @@ export interface MementoStore {
     now: string,
     options?: MementoPutOptions,
   ): Promise<MementoWriteResult>;
+  /**
+   * The tenant's mementos, most recently updated first, leaving out `excludeThreadId` (the thread of
+   * the turn): what a turn's retrieval ranks besides the explicit memories.
+   */
+  listRecent(
+    tenantId: TenantId,
+    options: { readonly excludeThreadId?: string; readonly limit: number },
+  ): Promise<StoredMemento[]>;
 }

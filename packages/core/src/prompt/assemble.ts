@@ -33,6 +33,8 @@ export interface AssemblePromptInput {
   readonly checkpointCapsule?: string | undefined;
   readonly policy: CompiledPolicy;
   readonly memento?: ThreadMementoV02 | null | undefined;
+  /** Retrieved summaries (explicit memories, other threads' mementos), best first: summaries only. */
+  readonly retrieval?: readonly string[] | undefined;
   /** Checkpoint contexts and other summaries injected by the caller, in order. */
   readonly injectedContext?: readonly string[] | undefined;
   /** Earlier thread messages, oldest first; system entries are dropped (only the server writes system text). */
@@ -69,7 +71,8 @@ export interface AssembledPrompt {
 /**
  * Assembles the main-call prompt in the contract's order: Mounted Law (+ output envelope
  * instructions), Runtime Deltas (ModeDecision, rigor rules, budgets, checkpoint capsule when
- * checkpointNeeded), compiled Driver Blocks (+ patch directives), Retrieval (memento summary),
+ * checkpointNeeded), compiled Driver Blocks (+ patch directives), Retrieval (memento summary and
+ * retrieved memory summaries),
  * injected context, the last `windowSize` window messages, the user message, then any turn tail.
  */
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
@@ -89,11 +92,12 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   if (blocks !== null) messages.push({ role: "system", content: blocks });
 
   const memento = input.memento ?? null;
-  if (memento !== null) {
-    messages.push({
-      role: "system",
-      content: `# Retrieval (summaries only)\n${renderMementoSummary(memento)}`,
-    });
+  const retrieved = (input.retrieval ?? []).filter((r) => r.trim().length > 0);
+  if (memento !== null || retrieved.length > 0) {
+    const parts = memento === null ? [] : [renderMementoSummary(memento)];
+    if (retrieved.length > 0)
+      parts.push(`Relevant memories:\n${retrieved.map((r) => `- ${r.trim()}`).join("\n")}`);
+    messages.push({ role: "system", content: `# Retrieval (summaries only)\n${parts.join("\n\n")}` });
   }
   const injected = (input.injectedContext ?? []).filter((c) => c.trim().length > 0);
   if (injected.length > 0) {
@@ -122,7 +126,7 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
       input.policy.blocks.map((b) => Object.freeze({ id: b.id, version: b.version })),
     ),
     windowCount: window.length,
-    retrievalIncluded: memento !== null,
+    retrievalIncluded: memento !== null || retrieved.length > 0,
     checkpointIncluded,
     patchDirectiveCount: patchDirectives.length,
     promptHash: hashPromptMessages(frozen, input.sha256Hex),

@@ -1,3 +1,4 @@
+export { type Bm25Document, bm25Scores } from "./bm25.js";
 export { buildFts5MatchQuery, type Fts5QueryOptions } from "./fts5-query.js";
 export {
   type FuseOptions,
@@ -5,8 +6,14 @@ export {
   type RankCandidate,
   type RankedMemory,
 } from "./fuse-scores.js";
-export type { MemorySearchDocument, MemorySearchHit, MemorySearchRequest } from "./memory-index.js";
+export { deriveMemorySummary, MAX_MEMORY_SUMMARY } from "./memory-summary.js";
 export { extractQueryTerms, type QueryTermOptions } from "./query-terms.js";
+export { candidatePoolSize, SEARCH_CONTEXT_WEIGHT } from "./ranking.js";
+export {
+  type RetrievalCandidate,
+  type RetrievalLimits,
+  selectRetrieval,
+} from "./select-retrieval.js";
 export { ENGLISH_STOP_WORDS, isStopWord } from "./stop-words.js";
 export { tokenizeForSearch } from "./tokenize.js";
 export { buildTsQueryText } from "./tsquery.js";

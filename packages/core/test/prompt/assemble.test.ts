@@ -78,6 +78,18 @@ describe("assemblePrompt order", () => {
     expect(text[8]).toBe("What should I do next?");
   });
 
+  it("lists retrieved memory summaries in the Retrieval section, with or without a memento", () => {
+    const withBoth = assemblePrompt(base({ retrieval: ["Ana collects ceramics", " "] }));
+    expect(withBoth.messages[3]?.content).toBe(
+      `# Retrieval (summaries only)\n${renderMementoSummary(memento())}\n\nRelevant memories:\n- Ana collects ceramics`,
+    );
+    const only = assemblePrompt(base({ memento: null, retrieval: ["Ana collects ceramics"] }));
+    expect(only.messages[3]?.content).toBe(
+      "# Retrieval (summaries only)\nRelevant memories:\n- Ana collects ceramics",
+    );
+    expect(only.retrievalIncluded).toBe(true);
+  });
+
   it("includes every compiled constraint", () => {
     const prompt = assemblePrompt(base());
     for (const constraint of policy.promptConstraints)

@@ -1,4 +1,4 @@
-import type { LlmProvider, SolStore, ThreadStore } from "@solserver/core";
+import type { LlmProvider, MemoryStore, SolStore, ThreadStore } from "@solserver/core";
 import type { ActionGate } from "../actions/index.js";
 import type { AgencyService } from "../agency/index.js";
 import type { SolConfig } from "../config/index.js";
@@ -17,6 +17,8 @@ export interface AppDeps {
   readonly calendar: CalendarStore;
   /** Threads as users see them (`/v1/threads`). */
   readonly threads: ThreadStore;
+  /** The tenant's explicit memories (`/v1/memories`). */
+  readonly memories: MemoryStore;
   /** CRA checkpoint evaluations (`POST /v1/checkpoints/evaluate`). */
   readonly checkpoints: CheckpointService;
   /** The agency pipeline (thoughts, drive ticks, tasks, counters). */

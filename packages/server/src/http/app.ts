@@ -24,6 +24,7 @@ import { registerChatRoutes } from "./routes/chat.js";
 import { registerCheckpointRoutes } from "./routes/checkpoints.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMementoRoutes } from "./routes/memento.js";
+import { registerMemoryRoutes } from "./routes/memories.js";
 import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
 import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
 import { registerReminderRoutes } from "./routes/reminders.js";
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerChatRoutes(app, deps);
   registerMementoRoutes(app, deps);
   registerThreadRoutes(app, deps);
+  registerMemoryRoutes(app, deps);
   registerTraceRoutes(app, deps);
   registerActionRoutes(app, deps);
   registerReminderRoutes(app, deps);

@@ -3,6 +3,7 @@ import {
   buildCheckpointCapsule,
   type CompiledPolicy,
   type ModeDecision,
+  type TurnRetrieval,
 } from "@solserver/core";
 import { persistCheckpoint } from "./checkpoint-persist.js";
 import { assembleWithinBudget } from "./input-budget.js";
@@ -23,6 +24,7 @@ export async function assemblePhase(
   loaded: LoadedTurn,
   modeDecision: ModeDecision,
   policy: CompiledPolicy,
+  retrieval: TurnRetrieval,
 ): Promise<TurnPrompt> {
   const { deps, packet, trace } = run;
   const { turnContext, retrievalMemento, window } = loaded;
@@ -30,6 +32,7 @@ export async function assemblePhase(
     ...loaded.fixedPrompt,
     modeDecision,
     policy,
+    retrieval: retrieval.memories.map((m) => m.summary),
     // The capsule re-anchors from the memento the model may see: none when thread context is off.
     ...(modeDecision.checkpointNeeded
       ? { checkpointCapsule: buildCheckpointCapsule(retrievalMemento, modeDecision) }
@@ -57,11 +60,13 @@ export async function assemblePhase(
       : []),
     ...turnContext,
   ];
-  trace.add("retrieval", "completed", retrievalMemento ? "Memento summary retrieved" : "No memory summary", {
+  trace.add("retrieval", "completed", retrievalMemento ? "Memento summary retrieved" : "No memento summary", {
     memento: retrievalMemento !== null,
     windowMessages: window.length,
     windowSource: plan.facade.window ? "request" : "stored",
     injectedContexts: injectedContext.length,
+    // The memory summaries injected, with their ranking scores (ChatResponse.retrieval).
+    memories: retrieval.memories.map(({ memoryId, score }) => ({ memoryId, score })),
   });
   return { ...promptBase, injectedContext, window };
 }

@@ -1,4 +1,10 @@
-import { type ActionNeeded, type ChatResponse, type ModeDecision, SolError } from "@solserver/core";
+import {
+  type ActionNeeded,
+  type ChatResponse,
+  type ModeDecision,
+  SolError,
+  type TurnRetrieval,
+} from "@solserver/core";
 import type { TurnBreakpoint } from "./breakpoint-phase.js";
 import type { FinalSignals } from "./final-signals.js";
 import type { GenerationResult } from "./generation.js";
@@ -21,6 +27,8 @@ export interface TurnCommitInput {
   readonly signals: Pick<FinalSignals, "items" | "detectedDecisions">;
   readonly actions: readonly ActionNeeded[];
   readonly reply: TurnReply;
+  /** What the retrieval phase injected. */
+  readonly retrieval: TurnRetrieval;
 }
 
 /**
@@ -77,6 +85,7 @@ export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise
       modeDecision: input.modeDecision,
       breakpoint: input.breakpoint,
       threadMemento,
+      retrieval: input.retrieval,
       actions: input.actions,
       usage,
       ...(debug ? { events: await store.traces.get(tenantId, tx.traceRunId) } : {}),

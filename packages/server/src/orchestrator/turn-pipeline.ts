@@ -8,13 +8,14 @@ import { generatePhase } from "./generate-phase.js";
 import { loadPhase } from "./load-phase.js";
 import { policyPhase } from "./policy-phase.js";
 import { replyPhase } from "./reply-phase.js";
+import { retrievalPhase } from "./retrieval-phase.js";
 import { routePhase } from "./route-phase.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
 
 /**
  * One claimed turn, phase by phase. The order is the trace's order: load, route, breakpoint, policy,
- * assemble (retrieval), generate and check, reply, actions, commit (memento and respond).
+ * retrieval (memories, other threads' mementos), assemble, generate and check, reply, actions, commit (memento and respond).
  */
 export async function runTurnPhases(run: TurnRun, plan: TurnPlan): Promise<ChatResponse> {
   const loaded = await loadPhase(run, plan);
@@ -22,7 +23,8 @@ export async function runTurnPhases(run: TurnRun, plan: TurnPlan): Promise<ChatR
   // The pre-call decision is traced; the final one, with the reply's signals, gates the memento.
   breakpointPhase(run, loaded);
   const policy = policyPhase(plan, modeDecision, run.trace);
-  const prompt = await assemblePhase(run, plan, loaded, modeDecision, policy);
+  const retrieval = await retrievalPhase(run, modeDecision);
+  const prompt = await assemblePhase(run, plan, loaded, modeDecision, policy, retrieval);
   const gen = await generatePhase(run, plan, loaded, modeDecision, policy, prompt);
   const reply = await replyPhase(run, loaded, modeDecision, gen);
   const actions = await actionsPhase(run, gen.envelope, reply.assistantMessageId);
@@ -35,5 +37,6 @@ export async function runTurnPhases(run: TurnRun, plan: TurnPlan): Promise<ChatR
     signals,
     actions,
     reply,
+    retrieval,
   });
 }

@@ -8,6 +8,7 @@ import {
   type TraceEvent,
   type TransmissionRecord,
   TruncatedFinishReason,
+  type TurnRetrieval,
 } from "@solserver/core";
 import type { generateValidated } from "./generation.js";
 
@@ -20,6 +21,7 @@ export function buildTurnResponse(args: {
   readonly modeDecision: ModeDecision;
   readonly breakpoint: { readonly decision: BreakpointDecision; readonly peakGuardrailActive: boolean };
   readonly threadMemento: ThreadMementoV02 | null;
+  readonly retrieval: TurnRetrieval;
   readonly actions: readonly ActionNeeded[];
   readonly usage: {
     readonly modelCalls: number;
@@ -47,6 +49,7 @@ export function buildTurnResponse(args: {
       peakGuardrailActive: args.breakpoint.peakGuardrailActive,
     },
     threadMemento: args.threadMemento,
+    retrieval: { memories: args.retrieval.memories.map((m) => ({ ...m })) },
     actions: [...args.actions],
     validation: { passed: gen.passed, regenerated: gen.regenerated, violations: [...gen.violations] },
     trace: { traceRunId: tx.traceRunId, ...(args.events ? { events: args.events } : {}) },

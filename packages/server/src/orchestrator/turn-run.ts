@@ -15,6 +15,8 @@ export type TurnDeps = Pick<
   | "contextInjector"
   | "actionRecorder"
   | "checkpoints"
+  | "memories"
+  | "retrieval"
 > & {
   /** The model's context in tokens and the share of it past which the breakpoint sees pressure. */
   readonly contextTokens: number;

@@ -4,6 +4,7 @@ import type {
   Clock,
   IdGenerator,
   LlmProvider,
+  MemoryStore,
   SolStore,
 } from "@solserver/core";
 import type { ProposedAction } from "./proposed-action.js";
@@ -54,4 +55,8 @@ export interface TurnServiceOptions {
   readonly actionRecorder?: ActionRecorder;
   /** Where a turn that needs a checkpoint keeps its capsule; none keeps no checkpoints. */
   readonly checkpoints?: CheckpointStore;
+  /** The tenant's explicit memories, ranked by the retrieval phase (none: only other threads' mementos). */
+  readonly memories?: MemoryStore;
+  /** How much the retrieval phase injects (default: the top 5 within 600 estimated tokens). */
+  readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
 }

@@ -11,6 +11,8 @@ export type {
   CheckpointSessionWrite,
   CheckpointSessionWriteResult,
   ExecutionOutcome,
+  MemoryRecord,
+  MemoryStore,
   NewAction,
   ReminderRecord,
   ReminderStore,
@@ -34,6 +36,7 @@ export {
   type SqlAgencyStore as AgencyStore,
 } from "./repos/agency-store.js";
 export { createCalendarStore } from "./repos/calendar-store.js";
+export { createMemoryStore } from "./repos/memory-store.js";
 export { createReminderStore } from "./repos/reminder-store.js";
 export { projectTaskForStore, type StoreProjectionOptions } from "./repos/task-projection.js";
 export {

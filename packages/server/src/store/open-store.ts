@@ -4,6 +4,7 @@ import {
   type CheckpointSessionStore,
   type CheckpointStore,
   type Clock,
+  type MemoryStore,
   type ReminderStore,
   SolError,
   type SolStore,
@@ -19,6 +20,7 @@ import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.j
 import { createCheckpointStore } from "./repos/checkpoint-store.js";
 import { commitTurn } from "./repos/commit-turn.js";
 import { createMementoStore } from "./repos/memento-store.js";
+import { createMemoryStore } from "./repos/memory-store.js";
 import { createMessageStore } from "./repos/message-store.js";
 import { createReminderStore } from "./repos/reminder-store.js";
 import { createResponseStore } from "./repos/response-store.js";
@@ -56,6 +58,8 @@ export interface SqlSolStore extends SolStore {
   readonly threads: ThreadStore;
   /** The threads' persisted checkpoint capsules (migration 14). */
   readonly checkpoints: CheckpointStore;
+  /** The tenant's explicit memories with their full-text index (migration 13). */
+  readonly memories: MemoryStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
   migrate(options?: MigrateOptions): Promise<number[]>;
 }
@@ -138,6 +142,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),
     threads: createThreadStore(ctx),
+    memories: createMemoryStore(ctx),
     commitTurn: (input) => commitTurn(ctx, input),
     migrate: (migrateOptions) => runMigrations(conn, nowIso, migrateOptions),
     async ping() {

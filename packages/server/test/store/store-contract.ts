@@ -4,6 +4,7 @@ import { agencyTaskContract } from "./contract/agency-tasks.js";
 import { checkpointStoreContract } from "./contract/checkpoints.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
+import { memoryStoreContract } from "./contract/memories.js";
 import { migrationContract } from "./contract/migrations.js";
 import { sqlActionContract } from "./contract/sql-actions.js";
 import { runPortContract } from "./port-contract.js";
@@ -25,5 +26,6 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     agencyTaskContract(harness);
     agencyAddTaskContract(harness);
     checkpointStoreContract(() => harness.open());
+    memoryStoreContract(async () => (await harness.open()).memories, { stems: true });
   });
 }

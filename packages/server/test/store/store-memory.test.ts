@@ -1,6 +1,7 @@
 import {
   createInMemoryAgencyStore,
   createInMemoryCheckpointStore,
+  createInMemoryMemoryStore,
   createInMemorySolStore,
   createManualClock,
   type InMemorySolStore,
@@ -8,6 +9,7 @@ import {
 import { beforeEach, describe } from "vitest";
 import { checkpointStoreContract } from "./contract/checkpoints.js";
 import type { PortHarness } from "./contract/harness.js";
+import { memoryStoreContract } from "./contract/memories.js";
 import { runPortContract } from "./port-contract.js";
 import { T0 } from "./support/samples.js";
 
@@ -33,4 +35,5 @@ function useInMemoryHarness(): PortHarness {
 describe("SolStore contract: memory", () => {
   runPortContract(useInMemoryHarness(), { sharedUrl: true });
   checkpointStoreContract(async () => ({ checkpoints: createInMemoryCheckpointStore() }));
+  memoryStoreContract(async () => createInMemoryMemoryStore(), { stems: false });
 });

@@ -42,12 +42,14 @@ export function writeMemento(
   memento: ThreadMementoV02,
   version: number,
   now: string,
+  byClient = false,
 ): void {
   table.set(keyOf(tenantId, threadId), {
     memento: jsonCopy(memento),
     version,
     turnsSincePersist: 0,
     updatedAt: now,
+    ...(byClient ? { changedByPut: true } : {}),
   });
 }
 
@@ -55,7 +57,10 @@ export function writeMemento(
 export function bumpTurnsSincePersist(table: MementoTable, tenantId: TenantId, threadId: string): void {
   const key = keyOf(tenantId, threadId);
   const row = table.get(key);
-  if (row !== undefined) table.set(key, { ...row, turnsSincePersist: row.turnsSincePersist + 1 });
+  if (row === undefined) return;
+  // A turn has now run since any client PUT, so the next turn no longer counts it as a change.
+  const { changedByPut: _cleared, ...rest } = row;
+  table.set(key, { ...rest, turnsSincePersist: row.turnsSincePersist + 1 });
 }
 
 /**
@@ -77,10 +82,25 @@ export function createInMemoryMementoStore(table: MementoTable = new Map()): Mem
       const row = isStorableKey(tenantId, threadId) ? table.get(keyOf(tenantId, threadId)) : undefined;
       return row === undefined ? null : { ...row, memento: inUtc(jsonCopy(row.memento)) };
     },
-    async put(tenantId, threadId, memento, expectedVersion, now) {
+    async put(tenantId, threadId, memento, expectedVersion, now, options) {
       const plan = planMementoPut(table, tenantId, threadId, memento, expectedVersion);
-      if (plan.ok) writeMemento(table, tenantId, threadId, memento, plan.version, now);
+      if (plan.ok) writeMemento(table, tenantId, threadId, memento, plan.version, now, options?.byClient);
       return plan;
+    },
+    async listRecent(tenantId, { excludeThreadId, limit }) {
+      if (!isStorableKey(tenantId, excludeThreadId) || limit <= 0) return [];
+      const prefix = keyOf(tenantId, "");
+      return [...table.entries()]
+        .filter(
+          ([key]) =>
+            key.startsWith(prefix) &&
+            (excludeThreadId === undefined || key !== keyOf(tenantId, excludeThreadId)),
+        )
+        .sort(([ka, a], [kb, b]) =>
+          a.updatedAt === b.updatedAt ? (ka < kb ? -1 : 1) : a.updatedAt < b.updatedAt ? 1 : -1,
+        )
+        .slice(0, limit)
+        .map(([, row]) => ({ ...row, memento: inUtc(jsonCopy(row.memento)) }));
     },
   };
 }

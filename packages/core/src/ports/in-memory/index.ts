@@ -4,6 +4,7 @@ export { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 export { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";
 export { createInMemoryCheckpointStore } from "./in-memory-checkpoint-store.js";
 export { createInMemoryMementoStore } from "./in-memory-memento-store.js";
+export { createInMemoryMemoryStore } from "./in-memory-memory-store.js";
 export { createInMemoryMessageStore } from "./in-memory-message-store.js";
 export { createInMemoryReminderStore } from "./in-memory-reminder-store.js";
 export { createInMemoryResponseStore } from "./in-memory-response-store.js";

@@ -1,4 +1,5 @@
 export { type DueTimeContext, resolveDueTime } from "./due-time.js";
+export { detectMemoryRequest, memoryAction } from "./memory-request.js";
 export { buildOfflineEnvelope } from "./offline-envelope.js";
 export {
   createOfflineProvider,

@@ -1,4 +1,5 @@
 import {
+  type EnvelopeActionNeeded,
   isAckOnlyMessage,
   type LlmMessage,
   type LlmRequest,
@@ -7,6 +8,7 @@ import {
 import { deriveAffect } from "./affect.js";
 import { readCues } from "./cues.js";
 import type { DueTimeContext } from "./due-time.js";
+import { detectMemoryRequest, memoryAction } from "./memory-request.js";
 import { detectReminder } from "./reminder.js";
 import { reminderAction } from "./reminder-action.js";
 import { composeReplyText } from "./reply-text.js";
@@ -31,6 +33,7 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
   const ackOnly = isAckOnlyMessage(message);
   const cues = readCues(message);
   const reminder = ackOnly ? undefined : detectReminder(message);
+  const memoryFact = ackOnly ? undefined : detectMemoryRequest(message);
   const affect = deriveAffect(message);
 
   const head: string[] = [acknowledgement(message, ackOnly)];
@@ -45,6 +48,7 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
       const due = reminder.when === undefined ? "" : ` (${reminder.when})`;
       head.push(`I can create a reminder "${reminder.title}"${due} once you approve.`);
     }
+    if (memoryFact !== undefined) head.push(`I can remember "${memoryFact}" once you approve.`);
     if (cues.question)
       head.push("Offline mode cannot look anything up; your question is noted in the thread.");
   }
@@ -62,9 +66,17 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
       shape,
       affect_signal: affect,
       signals: deriveSignals(cues, ackOnly, reminder?.title),
-      ...(reminder === undefined ? {} : { action_needed: [reminderAction(reminder, context)] }),
+      ...actionsOf(reminder === undefined ? [] : [reminderAction(reminder, context)], memoryFact),
     },
   };
+}
+
+function actionsOf(
+  actions: EnvelopeActionNeeded[],
+  memoryFact: string | undefined,
+): { action_needed?: EnvelopeActionNeeded[] } {
+  const all = memoryFact === undefined ? actions : [...actions, memoryAction(memoryFact)];
+  return all.length === 0 ? {} : { action_needed: all };
 }
 
 function acknowledgement(message: string, ackOnly: boolean): string {

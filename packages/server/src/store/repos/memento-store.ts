@@ -2,9 +2,11 @@ import type {
   MementoPutOptions,
   MementoStore,
   MementoWriteResult,
+  StoredMemento,
   TenantId,
   ThreadMementoV02,
 } from "@solserver/core";
+import type { Selectable } from "kysely";
 import {
   assertStorableKeys,
   decodeJson,
@@ -14,6 +16,7 @@ import {
 } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
+import type { MementosTable } from "../sql/schema.js";
 
 const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
   db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),
@@ -131,18 +134,30 @@ function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
 
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
+  const toStored = (row: Selectable<MementosTable>): StoredMemento => ({
+    memento: inUtc(decodeJson(ctx.dialect, row.memento) as ThreadMementoV02),
+    version: row.version,
+    turnsSincePersist: row.turns_since_persist,
+    updatedAt: row.updated_at,
+    ...(Number(row.changed_by_put) === 1 ? { changedByPut: true } : {}),
+  });
   return {
     async get(tenantId, threadId) {
       if (!isStorableKey(tenantId, threadId)) return null;
       const row = (await selectMemento(ctx, tenantId, threadId)).rows[0];
-      if (row === undefined) return null;
-      return {
-        memento: inUtc(decodeJson(ctx.dialect, row.memento) as ThreadMementoV02),
-        version: row.version,
-        turnsSincePersist: row.turns_since_persist,
-        updatedAt: row.updated_at,
-        ...(Number(row.changed_by_put) === 1 ? { changedByPut: true } : {}),
-      };
+      return row === undefined ? null : toStored(row);
+    },
+    async listRecent(tenantId, options) {
+      if (!isStorableKey(tenantId, options.excludeThreadId) || options.limit <= 0) return [];
+      let query = ctx.db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId);
+      if (options.excludeThreadId !== undefined)
+        query = query.where("thread_id", "<>", options.excludeThreadId);
+      const rows = await query
+        .orderBy("updated_at", "desc")
+        .orderBy("thread_id")
+        .limit(options.limit)
+        .execute();
+      return rows.map(toStored);
     },
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
       putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),

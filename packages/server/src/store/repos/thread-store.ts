@@ -125,19 +125,15 @@ async function describeThreads(
   });
 }
 
-/**
- * Removes what a thread is made of, inside the caller's transaction. Checkpoints (H9's `checkpoints`
- * table, migration v14) are cleared here as well once that table exists on this branch.
- */
+/** Removes what a thread is made of (messages, stats, memento, checkpoints), inside the caller's transaction. */
 async function removeThreadRows(tx: StoreContext, tenantId: TenantId, threadId: string): Promise<void> {
-  for (const table of ["messages", "thread_stats", "mementos"] as const) {
+  for (const table of ["messages", "thread_stats", "mementos", "checkpoints"] as const) {
     await tx.db
       .deleteFrom(table)
       .where("tenant_id", "=", tenantId)
       .where("thread_id", "=", threadId)
       .execute();
   }
-  // HOOK(v14-checkpoints): await tx.db.deleteFrom("checkpoints").where("tenant_id", "=", tenantId).where("thread_id", "=", threadId).execute();
 }
 
 /** ThreadStore over the messages, thread_stats and mementos tables. */

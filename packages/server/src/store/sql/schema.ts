@@ -236,6 +236,25 @@ export interface ThoughtsTable {
   created_at: string;
 }
 
+/** Migration 13: explicit memories; their full-text index is the dialect's own (FTS5 / tsvector). */
+export interface MemoriesTable {
+  seq: Generated<number | string>;
+  tenant_id: string;
+  memory_id: string;
+  request_id: string;
+  body_hash: string;
+  text: string;
+  summary: string;
+  /** JSON array text in both dialects. */
+  domain_flags: string;
+  thread_id: string | null;
+  source: string;
+  /** The text of the memory saved before it in the same thread, searched at a low weight. */
+  context: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** The whole schema after the latest migration. */
 export interface StoreDatabase {
   sol_migrations: MigrationsTable;
@@ -254,6 +273,7 @@ export interface StoreDatabase {
   checkpoints: CheckpointsTable;
   tasks: TasksTable;
   thoughts: ThoughtsTable;
+  memories: MemoriesTable;
 }
 
 /** The two SQL dialects the store runs on. */

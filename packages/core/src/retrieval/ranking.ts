@@ -1,7 +1,7 @@
 /**
- * Weight of a memory's context (e.g. the message before it) against its own text. Context words help
- * find a memory whose own text answers with a pronoun ("Yes, I did, last May") but must not outrank
- * a memory that says the words itself.
+ * Weight of a memory's context (the memory saved before it in the same thread) against its own
+ * text. Context words help find a memory whose own text answers with a pronoun ("Yes, I did, last
+ * May") but must not outrank a memory that says the words itself.
  */
 export const SEARCH_CONTEXT_WEIGHT = 0.4;
 

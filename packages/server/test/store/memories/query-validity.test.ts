@@ -3,8 +3,8 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_FTS5_TOKENIZER } from "../../src/memory-search/index.js";
-import { announcePgSkip, pgTestsDisabled, pgTestUrl } from "../support/pg.js";
+import { MEMORY_FTS5_TOKENIZER } from "../../../src/store/migrations/v13-memories.js";
+import { announcePgSkip, pgTestsDisabled, pgTestUrl } from "../../support/pg.js";
 
 // Fragments of FTS5 and tsquery syntax, mixed with arbitrary text, so generated messages hit the
 // operators, quoting and column filters that would break a naively built query.
@@ -53,7 +53,7 @@ function buildBoth(text: string): { fts: string | null; ts: string | null } {
 
 describe("FTS5 MATCH expressions built from any message", () => {
   const db = new Database(":memory:");
-  db.exec(`create virtual table t using fts5(body, context, tokenize = '${DEFAULT_FTS5_TOKENIZER}')`);
+  db.exec(`create virtual table t using fts5(body, context, tokenize = '${MEMORY_FTS5_TOKENIZER}')`);
   db.prepare("insert into t (body, context) values (?, ?)").run("near the painting", "and or not");
   const match = db.prepare("select count(*) as n from t where t match ?");
 

@@ -1,0 +1,70 @@
+import {
+  bm25Scores,
+  extractQueryTerms,
+  type ModeDecision,
+  type RetrievalCandidate,
+  SEARCH_CONTEXT_WEIGHT,
+  type StoredMemento,
+  selectRetrieval,
+  type TurnRetrieval,
+} from "@solserver/core";
+import { estimateTokens } from "../providers/token-estimate.js";
+import type { TurnRun } from "./turn-run.js";
+
+/** Flow pack D: the top N summaries within a token budget. */
+export const DEFAULT_RETRIEVAL = Object.freeze({ topN: 5, maxTokens: 600 });
+/** Other threads' mementos ranked per turn (the most recently updated). */
+const MEMENTO_POOL = 50;
+
+/** What the turn injects ("summaries only") and reports in its response and trace. */
+export type TurnRetrievalResult = TurnRetrieval;
+
+/** A memento of another thread as one retrieval summary (its arc and decisions). */
+export function mementoSummary(stored: StoredMemento): string {
+  const m = stored.memento;
+  const decided = m.decisions.length === 0 ? "" : ` Decided: ${m.decisions.slice(0, 5).join("; ")}.`;
+  return `Thread ${m.threadId}: ${m.arc}.${decided}`;
+}
+
+// Mementos are few per tenant and live as JSON, so they are ranked here with the same BM25 shape
+// (text at weight 1, the rest of the memento at the context weight) rather than by the store's engine.
+function rankMementos(stored: readonly StoredMemento[], message: string): RetrievalCandidate[] {
+  const terms = extractQueryTerms(message);
+  if (terms.length === 0 || stored.length === 0) return [];
+  const docs = stored.map((s) => ({
+    text: `${s.memento.arc} ${s.memento.decisions.join(" ")}`,
+    context: [...s.memento.active, ...s.memento.next, ...s.memento.parked].join(" "),
+  }));
+  const scores = bm25Scores(docs, terms, SEARCH_CONTEXT_WEIGHT);
+  return stored.flatMap((s, i) => {
+    const score = scores[i] ?? 0;
+    return score > 0 ? [{ memoryId: `thread:${s.memento.threadId}`, summary: mementoSummary(s), score }] : [];
+  });
+}
+
+/**
+ * The retrieval phase: ranks the tenant's memories and its other threads' mementos against the
+ * message and the turn's domain flags and keeps the top N within the token budget (the assemble
+ * phase injects and traces them). `thread_context_mode: "off"` retrieves nothing.
+ */
+export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): Promise<TurnRetrievalResult> {
+  const { deps, packet, tenantId } = run;
+  if (packet.thread_context_mode === "off") return { memories: [] };
+  const limits = deps.retrieval ?? DEFAULT_RETRIEVAL;
+  const now = new Date(deps.clock.now()).toISOString();
+  const [memories, mementos] = await Promise.all([
+    deps.memories?.search(tenantId, {
+      query: packet.message,
+      domainFlags: modeDecision.domainFlags,
+      limit: limits.topN * 2,
+      now,
+    }) ?? [],
+    deps.store.mementos.listRecent(tenantId, { excludeThreadId: packet.threadId, limit: MEMENTO_POOL }),
+  ]);
+  const candidates: RetrievalCandidate[] = [
+    ...memories.map((h) => ({ memoryId: h.memory.memoryId, summary: h.memory.summary, score: h.score })),
+    ...rankMementos(mementos, packet.message),
+  ];
+  const chosen = selectRetrieval(candidates, { ...limits, estimateTokens });
+  return { memories: chosen.map(({ memoryId, summary, score }) => ({ memoryId, summary, score })) };
+}

@@ -1,0 +1,3 @@
+import { memorySuite } from "./suite/memories.js";
+
+memorySuite("sqlite-file");
