@@ -14,6 +14,7 @@ import { modeDecisionCases } from "./contracts/mode-decision.cases.js";
 import { packetCases } from "./contracts/packet.cases.js";
 import { promptProfileCases } from "./contracts/prompt-profile.cases.js";
 import { signalCases } from "./contracts/signals.cases.js";
+import { threadCases } from "./contracts/thread.cases.js";
 import { traceCases } from "./contracts/trace.cases.js";
 import { transmissionCases } from "./contracts/transmission.cases.js";
 
@@ -30,6 +31,7 @@ const cases: Record<string, ContractCase> = {
   ...packetCases,
   ...promptProfileCases,
   ...signalCases,
+  ...threadCases,
   ...traceCases,
   ...transmissionCases,
 };

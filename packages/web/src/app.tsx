@@ -84,6 +84,7 @@ export function App({ env }: { env: AppEnv }) {
         <main class="thread" aria-label="Thread">
           <MessageList
             threadId={threadId}
+            onServer={serverThreads.some((t) => t.threadId === threadId)}
             onTrace={(traceRunId) => setPanel({ kind: "trace", traceRunId })}
           />
           <Composer threadId={threadId} />

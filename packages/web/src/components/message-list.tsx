@@ -9,10 +9,19 @@ import { UserMessage } from "./user-message.js";
 const STICK_PX = 120;
 
 /** The scrolling list of one thread's messages; follows new ones while the reader is at the bottom. */
-export function MessageList({ threadId, onTrace }: { threadId: string; onTrace(traceRunId: string): void }) {
+export function MessageList({
+  threadId,
+  onServer,
+  onTrace,
+}: {
+  threadId: string;
+  /** The server's thread list holds this thread, so its stored messages can be read back. */
+  onServer: boolean;
+  onTrace(traceRunId: string): void;
+}) {
   const { activity } = useAppEnv();
   const local = useThread(threadId);
-  const stored = useServerMessages(threadId, local.length);
+  const stored = useServerMessages(threadId, local.length, onServer);
   // A thread opened from the server's list: its stored messages, shown as delivered ones.
   const items: ThreadItem[] =
     local.length > 0

@@ -6,10 +6,11 @@ import { useAppEnv } from "./app-context.js";
  * The server's messages of a thread the local queue knows nothing of (opened from the thread list,
  * or written on another device); empty while the local queue holds the thread or nothing came back.
  */
-export function useServerMessages(threadId: string, localCount: number): ThreadMessage[] {
+export function useServerMessages(threadId: string, localCount: number, onServer: boolean): ThreadMessage[] {
   const { session } = useAppEnv();
   const [loaded, setLoaded] = useState<{ threadId: string; messages: ThreadMessage[] } | null>(null);
-  const needed = localCount === 0;
+  // A new local thread is not on the server yet: asking would only earn a 404.
+  const needed = localCount === 0 && onServer;
   useEffect(() => {
     if (!needed) return;
     let live = true;
