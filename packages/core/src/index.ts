@@ -201,6 +201,7 @@ export type {
   LlmRequest,
   LlmRequestHints,
   LlmResponse,
+  LlmResponseFormat,
   LlmRole,
   LlmStreamChunk,
   LlmUsage,

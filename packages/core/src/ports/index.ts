@@ -54,6 +54,7 @@ export type {
   LlmRequest,
   LlmRequestHints,
   LlmResponse,
+  LlmResponseFormat,
   LlmRole,
   LlmStreamChunk,
   LlmUsage,

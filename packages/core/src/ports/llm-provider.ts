@@ -38,11 +38,26 @@ export interface LlmRequestHints {
   readonly selectorModes?: readonly string[];
 }
 
+/**
+ * Structured output an adapter asks for with the provider's native feature (OpenAI `json_schema`,
+ * Anthropic tool use, Gemini `responseSchema`), falling back to JSON mode or a prompt directive.
+ */
+export type LlmResponseFormat =
+  | {
+      readonly type: "json_schema";
+      readonly name: string;
+      readonly schema: Readonly<Record<string, unknown>>;
+      readonly strict?: boolean;
+    }
+  | { readonly type: "json_object" };
+
 export interface LlmRequest {
   readonly purpose: LlmCallPurpose;
   readonly messages: readonly LlmMessage[];
   /** Ask for a single JSON object (output envelope v1, or ModeDecision JSON for the selector). */
   readonly json: boolean;
+  /** The shape the JSON must take, when the caller knows it (the envelope, a client's schema). */
+  readonly responseFormat?: LlmResponseFormat;
   readonly maxOutputTokens?: number;
   readonly temperature?: number;
   readonly signal?: AbortSignalLike;
