@@ -85,9 +85,14 @@ export {
   ModeDecision,
   ModelOutputEnvelope,
   PacketInput,
+  PinnedContext,
+  PinnedContextEnvelope,
+  PinnedContextInput,
   ReminderList,
   ReminderView,
   SaveMemoryPayload,
+  ThreadCheckpoint,
+  ThreadCheckpointList,
   ThreadList,
   ThreadMementoShape,
   ThreadMementoSignalItem,
@@ -151,12 +156,16 @@ export { isSolError, SOL_ERROR_CODES, SolError } from "./errors.js";
 export { canonicalJson, sha256Hex } from "./hash/index.js";
 export type { CheckpointPolicy } from "./heartbeat/index.js";
 export { buildCheckpointCapsule, createCheckpointPolicy } from "./heartbeat/index.js";
-export type { BaselineMemento } from "./memento/index.js";
+export type { BaselineMemento, DecisionsRecall } from "./memento/index.js";
 export {
   bootstrapThreadMementoShape,
   buildNextMemento,
+  decisionsFromCapsule,
+  isDecisionsQuestion,
   mementoChanges,
   rebaseMementoShape,
+  recallDecisions,
+  renderDecisionsContext,
   resolveBaselineMemento,
   sameMementoShape,
   shouldPersistMemento,
@@ -216,6 +225,9 @@ export type {
   MessageStore,
   NewAction,
   NewMemory,
+  PinnedContextPut,
+  PinnedContextPutResult,
+  PinnedContextStore,
   ReminderRecord,
   ReminderStore,
   ResponseStore,
@@ -228,6 +240,7 @@ export type {
   StoredCheckpointSession,
   StoredMemento,
   StoredMessage,
+  StoredPinnedContext,
   StoredResponse,
   TaskPage,
   TaskStore,
@@ -254,6 +267,7 @@ export {
   createInMemoryMementoStore,
   createInMemoryMemoryStore,
   createInMemoryMessageStore,
+  createInMemoryPinnedContextStore,
   createInMemoryReminderStore,
   createInMemoryResponseStore,
   createInMemorySolStore,

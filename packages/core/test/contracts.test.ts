@@ -12,6 +12,7 @@ import { mementoCases } from "./contracts/memento.cases.js";
 import { memoryCases } from "./contracts/memory.cases.js";
 import { modeDecisionCases } from "./contracts/mode-decision.cases.js";
 import { packetCases } from "./contracts/packet.cases.js";
+import { pinnedContextCases } from "./contracts/pinned-context.cases.js";
 import { promptProfileCases } from "./contracts/prompt-profile.cases.js";
 import { signalCases } from "./contracts/signals.cases.js";
 import { threadCases } from "./contracts/thread.cases.js";
@@ -29,6 +30,7 @@ const cases: Record<string, ContractCase> = {
   ...mementoCases,
   ...modeDecisionCases,
   ...packetCases,
+  ...pinnedContextCases,
   ...promptProfileCases,
   ...signalCases,
   ...threadCases,

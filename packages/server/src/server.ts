@@ -293,6 +293,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     contextInjector: createCheckpointContextInjector(checkpoints),
     checkpoints: store.checkpoints,
     memories: store.memories,
+    pinnedContexts: store.pinnedContexts,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),
@@ -322,6 +323,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         calendar: store.calendar,
         threads: store.threads,
         memories: store.memories,
+        threadCheckpoints: store.checkpoints,
+        pinnedContexts: store.pinnedContexts,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

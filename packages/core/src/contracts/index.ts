@@ -59,6 +59,13 @@ export {
   PartialThreadMemento,
   PinnedContextRef,
 } from "./packet.js";
+export {
+  PinnedContext,
+  PinnedContextEnvelope,
+  PinnedContextInput,
+  ThreadCheckpoint,
+  ThreadCheckpointList,
+} from "./pinned-context.js";
 export { PromptModule, PromptModuleKind, PromptProfile } from "./prompt-profile.js";
 export {
   ConfidenceBucket,

@@ -2,6 +2,13 @@ export type { BaselineMemento, BaselineMementoSource, ResolveBaselineArgs } from
 export { resolveBaselineMemento } from "./baseline.js";
 export type { BuildNextMementoArgs, MementoChanges, NextMemento } from "./build.js";
 export { buildNextMemento, MAX_SIGNAL_ITEMS, mementoChanges } from "./build.js";
+export type { DecisionsRecall } from "./decisions-recall.js";
+export {
+  decisionsFromCapsule,
+  isDecisionsQuestion,
+  recallDecisions,
+  renderDecisionsContext,
+} from "./decisions-recall.js";
 export { withDetectedDecisions } from "./detected-decisions.js";
 export type { PersistMementoArgs } from "./persist-policy.js";
 export { MEMENTO_PERSIST_EVERY_TURNS, shouldPersistMemento } from "./persist-policy.js";

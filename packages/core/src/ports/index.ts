@@ -33,6 +33,7 @@ export {
   createInMemoryMementoStore,
   createInMemoryMemoryStore,
   createInMemoryMessageStore,
+  createInMemoryPinnedContextStore,
   createInMemoryReminderStore,
   createInMemoryResponseStore,
   createInMemorySolStore,
@@ -77,6 +78,12 @@ export type {
   TurnDrift,
   TurnStatsUpdate,
 } from "./message-store.js";
+export type {
+  PinnedContextPut,
+  PinnedContextPutResult,
+  PinnedContextStore,
+  StoredPinnedContext,
+} from "./pinned-context-store.js";
 export type { ReminderRecord, ReminderStore } from "./reminder-store.js";
 export type { ResponseStore, StoredResponse } from "./response-store.js";
 export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js";

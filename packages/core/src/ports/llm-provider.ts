@@ -36,6 +36,8 @@ export interface LlmRequestHints {
   readonly forbiddenPhrases?: readonly string[];
   readonly previousShape?: ThreadMementoShape;
   readonly selectorModes?: readonly string[];
+  /** The thread's recorded decisions, when the user asks what is decided. */
+  readonly decided?: readonly string[];
 }
 
 /**

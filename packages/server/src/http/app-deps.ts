@@ -1,4 +1,11 @@
-import type { LlmProvider, MemoryStore, SolStore, ThreadStore } from "@solserver/core";
+import type {
+  CheckpointStore,
+  LlmProvider,
+  MemoryStore,
+  PinnedContextStore,
+  SolStore,
+  ThreadStore,
+} from "@solserver/core";
 import type { ActionGate } from "../actions/index.js";
 import type { AgencyService } from "../agency/index.js";
 import type { SolConfig } from "../config/index.js";
@@ -19,6 +26,10 @@ export interface AppDeps {
   readonly threads: ThreadStore;
   /** The tenant's explicit memories (`/v1/memories`). */
   readonly memories: MemoryStore;
+  /** Threads' persisted checkpoint capsules (`GET /v1/threads/:id/checkpoints`). */
+  readonly threadCheckpoints: CheckpointStore;
+  /** Pinned contexts (`/v1/pinned-contexts`). */
+  readonly pinnedContexts: PinnedContextStore;
   /** CRA checkpoint evaluations (`POST /v1/checkpoints/evaluate`). */
   readonly checkpoints: CheckpointService;
   /** The agency pipeline (thoughts, drive ticks, tasks, counters). */

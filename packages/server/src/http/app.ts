@@ -27,6 +27,7 @@ import { registerMementoRoutes } from "./routes/memento.js";
 import { registerMemoryRoutes } from "./routes/memories.js";
 import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
 import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
+import { registerPinnedContextRoutes } from "./routes/pinned-contexts.js";
 import { registerReminderRoutes } from "./routes/reminders.js";
 import { registerTaskRoutes } from "./routes/tasks.js";
 import { registerThreadRoutes } from "./routes/threads.js";
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerMementoRoutes(app, deps);
   registerThreadRoutes(app, deps);
   registerMemoryRoutes(app, deps);
+  registerPinnedContextRoutes(app, deps);
   registerTraceRoutes(app, deps);
   registerActionRoutes(app, deps);
   registerReminderRoutes(app, deps);

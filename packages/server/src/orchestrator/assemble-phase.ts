@@ -8,6 +8,7 @@ import {
 import { persistCheckpoint } from "./checkpoint-persist.js";
 import { assembleWithinBudget } from "./input-budget.js";
 import type { LoadedTurn } from "./load-phase.js";
+import type { ReferencedContext } from "./referenced-context.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
 
@@ -25,6 +26,7 @@ export async function assemblePhase(
   modeDecision: ModeDecision,
   policy: CompiledPolicy,
   retrieval: TurnRetrieval,
+  referenced: ReferencedContext,
 ): Promise<TurnPrompt> {
   const { deps, packet, trace } = run;
   const { turnContext, retrievalMemento, window } = loaded;
@@ -41,13 +43,18 @@ export async function assemblePhase(
   // A turn that cannot fit its input budget even without any window or checkpoint context is
   // refused here, before the checkpoint evaluation changes the session (a refused turn leaves no trace).
   if (plan.maxInputTokens !== undefined) {
-    assembleWithinBudget({ ...promptBase, injectedContext: turnContext, window: [] });
+    assembleWithinBudget({
+      ...promptBase,
+      injectedContext: [...referenced.lines, ...turnContext],
+      window: [],
+    });
   }
   // A stateless turn shows its capsule to no thread state, so it keeps no checkpoint either.
   if (promptBase.checkpointCapsule !== undefined && !loaded.contextOff && deps.checkpoints) {
     await persistCheckpoint(run, deps.checkpoints, promptBase.checkpointCapsule, modeDecision);
   }
   const injectedContext = [
+    ...referenced.lines,
     ...(deps.contextInjector
       ? await deps.contextInjector({
           tenantId: run.tenantId,

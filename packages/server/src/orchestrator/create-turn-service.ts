@@ -1,7 +1,8 @@
 import type { PacketInput } from "@solserver/core";
 import { runAttempt } from "./attempt-phase.js";
 import { claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
-import { resolveTurnPlan } from "./turn-plan.js";
+import { resolvePinnedContext } from "./pinned-context.js";
+import { resolveTurnPlan, type TurnPlan } from "./turn-plan.js";
 import type { TurnDeps } from "./turn-run.js";
 import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
 import type { TurnServiceOptions } from "./turn-service-options.js";
@@ -32,7 +33,11 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   const inFlight = new Set<Promise<unknown>>();
 
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
-    const plan = resolveTurnPlan(packet, ctx, opts.engines.policy);
+    const pinnedContext = await resolvePinnedContext(opts.pinnedContexts, ctx.tenantId, packet);
+    const plan: TurnPlan = {
+      ...resolveTurnPlan(packet, ctx, opts.engines.policy),
+      ...(pinnedContext === undefined ? {} : { pinnedContext }),
+    };
     const claimed = await claimPhase(opts, ctx, packet, plan.facade.window !== undefined);
     if (claimed.kind === "replay") {
       return { response: claimed.response, replayed: true, createdAt: claimed.createdAt };

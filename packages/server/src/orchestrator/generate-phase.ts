@@ -3,6 +3,7 @@ import type { TurnPrompt } from "./assemble-phase.js";
 import { traceDriftSurfacing } from "./drift-check.js";
 import { type GenerationResult, generateValidated } from "./generation.js";
 import type { LoadedTurn } from "./load-phase.js";
+import type { ReferencedContext } from "./referenced-context.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
 
@@ -14,6 +15,7 @@ export async function generatePhase(
   modeDecision: ModeDecision,
   policy: CompiledPolicy,
   prompt: TurnPrompt,
+  referenced: ReferencedContext,
 ): Promise<GenerationResult> {
   const { deps, packet, trace } = run;
   const { retrievalMemento } = loaded;
@@ -30,6 +32,7 @@ export async function generatePhase(
       modeLabel: modeDecision.modeLabel,
       ...policyHints(policy, modeDecision),
       ...(retrievalMemento ? { previousShape: retrievalMemento } : {}),
+      ...(referenced.decided === undefined ? {} : { decided: referenced.decided }),
     },
     prompt,
   });

@@ -8,6 +8,7 @@ import type {
   WindowMessage,
 } from "@solserver/core";
 import { policyRequest, throwOnDriverBlockIssues } from "./packet-helpers.js";
+import type { ResolvedPinnedContext } from "./pinned-context.js";
 import type { TurnContext } from "./turn-service.js";
 
 /** The OpenAI-facade fields of a turn (see TurnContext); absent ones are absent on /v1/chat. */
@@ -38,6 +39,8 @@ export interface TurnPlan {
   /** False when `budgets.maxRegenerations` is 0. */
   readonly regenerationAllowed: boolean;
   readonly facade: TurnFacade;
+  /** The packet's `pinnedContextRef`, resolved before the claim (404 unknown, 409 hash mismatch). */
+  readonly pinnedContext?: ResolvedPinnedContext;
   /** The Driver Block policy of a routed mode; each mode label is resolved at most once per turn. */
   policyFor(modeLabel: string): Result<CompiledPolicy, PolicyIssue>;
 }

@@ -5,6 +5,7 @@ import type {
   IdGenerator,
   LlmProvider,
   MemoryStore,
+  PinnedContextStore,
   SolStore,
 } from "@solserver/core";
 import type { ProposedAction } from "./proposed-action.js";
@@ -57,6 +58,8 @@ export interface TurnServiceOptions {
   readonly checkpoints?: CheckpointStore;
   /** The tenant's explicit memories, ranked by the retrieval phase (none: only other threads' mementos). */
   readonly memories?: MemoryStore;
+  /** Where a packet's `pinnedContextRef` resolves; none answers such a packet with 404. */
+  readonly pinnedContexts?: PinnedContextStore;
   /** How much the retrieval phase injects (default: the top 5 within 600 estimated tokens). */
   readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
 }

@@ -5,6 +5,7 @@ import {
   type CheckpointStore,
   type Clock,
   type MemoryStore,
+  type PinnedContextStore,
   type ReminderStore,
   SolError,
   type SolStore,
@@ -22,6 +23,7 @@ import { commitTurn } from "./repos/commit-turn.js";
 import { createMementoStore } from "./repos/memento-store.js";
 import { createMemoryStore } from "./repos/memory-store.js";
 import { createMessageStore } from "./repos/message-store.js";
+import { createPinnedContextStore } from "./repos/pinned-context-store.js";
 import { createReminderStore } from "./repos/reminder-store.js";
 import { createResponseStore } from "./repos/response-store.js";
 import { createThreadStore } from "./repos/thread-store.js";
@@ -58,6 +60,8 @@ export interface SqlSolStore extends SolStore {
   readonly threads: ThreadStore;
   /** The threads' persisted checkpoint capsules (migration 14). */
   readonly checkpoints: CheckpointStore;
+  /** Pinned contexts, every version kept (migration 15). */
+  readonly pinnedContexts: PinnedContextStore;
   /** The tenant's explicit memories with their full-text index (migration 13). */
   readonly memories: MemoryStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
@@ -138,6 +142,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     responses: createResponseStore(ctx),
     checkpointSessions: createCheckpointSessionStore(ctx),
     checkpoints: createCheckpointStore(ctx),
+    pinnedContexts: createPinnedContextStore(ctx),
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),

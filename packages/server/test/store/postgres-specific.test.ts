@@ -71,6 +71,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
       "mementos",
       "memories",
       "messages",
+      "pinned_contexts",
       "reminders",
       "responses",
       "sol_migrations",

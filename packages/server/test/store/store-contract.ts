@@ -6,6 +6,7 @@ import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
 import { memoryStoreContract } from "./contract/memories.js";
 import { migrationContract } from "./contract/migrations.js";
+import { pinnedContextStoreContract } from "./contract/pinned-contexts.js";
 import { sqlActionContract } from "./contract/sql-actions.js";
 import { runPortContract } from "./port-contract.js";
 
@@ -26,6 +27,7 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     agencyTaskContract(harness);
     agencyAddTaskContract(harness);
     checkpointStoreContract(() => harness.open());
+    pinnedContextStoreContract(() => harness.open());
     memoryStoreContract(async () => (await harness.open()).memories, { stems: true });
   });
 }

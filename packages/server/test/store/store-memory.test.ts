@@ -2,6 +2,7 @@ import {
   createInMemoryAgencyStore,
   createInMemoryCheckpointStore,
   createInMemoryMemoryStore,
+  createInMemoryPinnedContextStore,
   createInMemorySolStore,
   createManualClock,
   type InMemorySolStore,
@@ -10,6 +11,7 @@ import { beforeEach, describe } from "vitest";
 import { checkpointStoreContract } from "./contract/checkpoints.js";
 import type { PortHarness } from "./contract/harness.js";
 import { memoryStoreContract } from "./contract/memories.js";
+import { pinnedContextStoreContract } from "./contract/pinned-contexts.js";
 import { runPortContract } from "./port-contract.js";
 import { T0 } from "./support/samples.js";
 
@@ -35,5 +37,6 @@ function useInMemoryHarness(): PortHarness {
 describe("SolStore contract: memory", () => {
   runPortContract(useInMemoryHarness(), { sharedUrl: true });
   checkpointStoreContract(async () => ({ checkpoints: createInMemoryCheckpointStore() }));
+  pinnedContextStoreContract(async () => ({ pinnedContexts: createInMemoryPinnedContextStore() }));
   memoryStoreContract(async () => createInMemoryMemoryStore(), { stems: false });
 });

@@ -6,6 +6,7 @@ export { createInMemoryCheckpointStore } from "./in-memory-checkpoint-store.js";
 export { createInMemoryMementoStore } from "./in-memory-memento-store.js";
 export { createInMemoryMemoryStore } from "./in-memory-memory-store.js";
 export { createInMemoryMessageStore } from "./in-memory-message-store.js";
+export { createInMemoryPinnedContextStore } from "./in-memory-pinned-context-store.js";
 export { createInMemoryReminderStore } from "./in-memory-reminder-store.js";
 export { createInMemoryResponseStore } from "./in-memory-response-store.js";
 export {

@@ -1,4 +1,12 @@
-import { ErrorBody, SolError, ThreadList, ThreadMessagePage } from "@solserver/core";
+import {
+  ErrorBody,
+  SolError,
+  type StoredCheckpoint,
+  type ThreadCheckpoint,
+  ThreadCheckpointList,
+  ThreadList,
+  ThreadMessagePage,
+} from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -23,6 +31,18 @@ const MessagesQuery = z.object({
 // api.md §2: another tenant's thread is a 404, the same as one that never existed.
 function noThread(threadId: string): SolError {
   return new SolError("not_found", `No thread ${threadId}.`);
+}
+
+function toCheckpointView(stored: StoredCheckpoint): ThreadCheckpoint {
+  return {
+    checkpointId: stored.checkpointId,
+    threadId: stored.threadId,
+    version: stored.version,
+    contentHash: stored.contentHash,
+    trigger: [...stored.trigger],
+    capsule: stored.capsule,
+    createdAt: stored.createdAt,
+  };
 }
 
 /** `GET /v1/threads`, `GET /v1/threads/:threadId/messages`, `DELETE /v1/threads/:threadId` (api.md §3). */
@@ -58,6 +78,20 @@ export function registerThreadRoutes(app: FastifyInstance, deps: AppDeps): void 
       });
       if (messages === null) throw noThread(threadId);
       return { messages };
+    },
+  );
+  typed.get(
+    "/v1/threads/:threadId/checkpoints",
+    {
+      schema: {
+        summary: "The thread's latest persisted checkpoint (its id goes in a packet's checkpointIds[])",
+        params: Params,
+        response: { 200: ThreadCheckpointList },
+      },
+    },
+    async (req) => {
+      const latest = await deps.threadCheckpoints.latestForThread(req.tenantId, req.params.threadId);
+      return { checkpoints: latest === null ? [] : [toCheckpointView(latest)] };
     },
   );
   typed.delete(

@@ -49,7 +49,8 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
       head.push(`I can create a reminder "${reminder.title}"${due} once you approve.`);
     }
     if (memoryFact !== undefined) head.push(`I can remember "${memoryFact}" once you approve.`);
-    if (cues.question)
+    if (hints?.decided !== undefined) head.push(decidedLine(hints.decided));
+    else if (cues.question)
       head.push("Offline mode cannot look anything up; your question is noted in the thread.");
   }
 
@@ -77,6 +78,12 @@ function actionsOf(
 ): { action_needed?: EnvelopeActionNeeded[] } {
   const all = memoryFact === undefined ? actions : [...actions, memoryAction(memoryFact)];
   return all.length === 0 ? {} : { action_needed: all };
+}
+
+// The server hands the recorded decisions over when the user asks; offline, the reply lists them.
+function decidedLine(decided: readonly string[]): string {
+  if (decided.length === 0) return "Nothing is decided in this thread yet.";
+  return ["Decided so far:", ...decided.map((d) => `- ${d}`)].join("\n");
 }
 
 function acknowledgement(message: string, ackOnly: boolean): string {

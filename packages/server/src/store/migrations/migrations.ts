@@ -13,6 +13,7 @@ import { v11PostgresJsonKeyOrder } from "./v11-postgres-json-key-order.js";
 import { v12PostgresThreadStatsBigint } from "./v12-postgres-thread-stats-bigint.js";
 import { v13Memories } from "./v13-memories.js";
 import { v14Checkpoints } from "./v14-checkpoints.js";
+import { v15PinnedContexts } from "./v15-pinned-contexts.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v12PostgresThreadStatsBigint,
   v13Memories,
   v14Checkpoints,
+  v15PinnedContexts,
 ]);

@@ -92,6 +92,17 @@ export interface CheckpointsTable {
   created_at: string;
 }
 
+/** One version of a pinned context's content (v15). */
+export interface PinnedContextsTable {
+  tenant_id: string;
+  pinned_context_id: string;
+  version: number;
+  /** SHA-256 (hex) of the content. */
+  hash: string;
+  content: string;
+  created_at: string;
+}
+
 export interface TraceEventsTable {
   tenant_id: string;
   trace_run_id: string;
@@ -271,6 +282,7 @@ export interface StoreDatabase {
   calendar_events: CalendarEventsTable;
   checkpoint_sessions: CheckpointSessionsTable;
   checkpoints: CheckpointsTable;
+  pinned_contexts: PinnedContextsTable;
   tasks: TasksTable;
   thoughts: ThoughtsTable;
   memories: MemoriesTable;
