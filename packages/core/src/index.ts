@@ -201,6 +201,7 @@ export type {
   Clock,
   CommitTurnInput,
   CommitTurnResult,
+  EmbeddingProvider,
   ExecutionOutcome,
   ExecutionSignal,
   IdGenerator,
@@ -290,6 +291,7 @@ export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
 export type {
   Bm25Document,
+  EmbeddingFusionOptions,
   Fts5QueryOptions,
   FuseOptions,
   QueryTermOptions,
@@ -303,10 +305,12 @@ export {
   buildFts5MatchQuery,
   buildTsQueryText,
   candidatePoolSize,
+  cosineSimilarity,
   deriveMemorySummary,
   ENGLISH_STOP_WORDS,
   extractQueryTerms,
   fuseScores,
+  fuseWithEmbeddings,
   isStopWord,
   SEARCH_CONTEXT_WEIGHT,
   selectRetrieval,

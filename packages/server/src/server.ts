@@ -6,6 +6,7 @@ import {
   type Clock,
   createCheckpointEngine,
   type DriverBlockInput,
+  type EmbeddingProvider,
   type LlmProvider,
   parseModePack,
   type RouterConfigInput,
@@ -41,7 +42,7 @@ import {
 import { buildApp } from "./http/app.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";
-import { createProvider } from "./providers/index.js";
+import { createOpenAiEmbeddings, createProvider, withEmbeddingCache } from "./providers/index.js";
 import { createAgencyStore, type SqlSolStore } from "./store/index.js";
 import { isThreadedStore, openStoreOn } from "./store/worker/open-threaded.js";
 import { randomIds } from "./util/ids.js";
@@ -289,6 +290,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     windowSize: config.SOL_WINDOW_MESSAGES,
     contextTokens: config.SOL_CONTEXT_TOKENS,
     contextPressureShare: config.SOL_CONTEXT_PRESSURE_SHARE,
+    retrieval: { topN: config.SOL_RETRIEVAL_TOP_N, maxTokens: config.SOL_RETRIEVAL_MAX_TOKENS },
+    ...embeddingsOption(config),
     actionRecorder: actions.recorder,
     contextInjector: createCheckpointContextInjector(checkpoints),
     checkpoints: store.checkpoints,
@@ -358,4 +361,17 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
       await store.close();
     },
   };
+}
+
+/** The optional embedding ranker of the retrieval phase: none unless SOL_EMBEDDINGS_MODEL is set. */
+function embeddingsOption(config: SolConfig): { embeddings?: EmbeddingProvider } {
+  const baseUrl = config.SOL_EMBEDDINGS_BASE_URL ?? config.SOL_LLM_BASE_URL;
+  if (!config.SOL_EMBEDDINGS_MODEL || !baseUrl) return {};
+  const apiKey = config.SOL_EMBEDDINGS_API_KEY ?? config.SOL_LLM_API_KEY;
+  const embeddings = createOpenAiEmbeddings({
+    baseUrl,
+    model: config.SOL_EMBEDDINGS_MODEL,
+    ...(apiKey ? { apiKey } : {}),
+  });
+  return { embeddings: withEmbeddingCache(embeddings) };
 }

@@ -24,6 +24,7 @@ export type {
   CheckpointStore,
   StoredCheckpoint,
 } from "./checkpoint-store.js";
+export type { EmbeddingProvider } from "./embedding-provider.js";
 export {
   createInMemoryActionStore,
   createInMemoryAgencyStore,

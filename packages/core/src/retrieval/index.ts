@@ -1,4 +1,9 @@
 export { type Bm25Document, bm25Scores } from "./bm25.js";
+export {
+  cosineSimilarity,
+  type EmbeddingFusionOptions,
+  fuseWithEmbeddings,
+} from "./embedding-fusion.js";
 export { buildFts5MatchQuery, type Fts5QueryOptions } from "./fts5-query.js";
 export {
   type FuseOptions,

@@ -112,6 +112,13 @@ export const SolConfigSchema = z
     // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
     SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),
     SOL_CONTEXT_PRESSURE_SHARE: z.coerce.number().gt(0).max(1).default(0.8),
+    // Flow pack D: the top N memory summaries a turn injects, within an estimated token budget.
+    SOL_RETRIEVAL_TOP_N: wholeNumber(0, 50).default(5),
+    SOL_RETRIEVAL_MAX_TOKENS: wholeNumber(0, 20_000).default(600),
+    // The optional embedding ranker (OpenAI-compatible /embeddings); off while the model is unset.
+    SOL_EMBEDDINGS_MODEL: z.string().min(1).optional(),
+    SOL_EMBEDDINGS_BASE_URL: z.string().url().optional(),
+    SOL_EMBEDDINGS_API_KEY: z.string().optional(),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SOL_WEB_DIR: z.string().min(1).optional(),
     SOL_ACTION_TIMEOUT_MS: wholeNumber(1).default(15_000),
@@ -215,6 +222,13 @@ export function loadConfig(
     throw new SolError("invalid_input", "SOL_LLM=openai needs SOL_LLM_BASE_URL and SOL_LLM_MODEL", {
       details: [{ path: "SOL_LLM_BASE_URL" }, { path: "SOL_LLM_MODEL" }],
     });
+  }
+  if (value.SOL_EMBEDDINGS_MODEL && !(value.SOL_EMBEDDINGS_BASE_URL ?? value.SOL_LLM_BASE_URL)) {
+    throw new SolError(
+      "invalid_input",
+      "SOL_EMBEDDINGS_MODEL needs SOL_EMBEDDINGS_BASE_URL (or SOL_LLM_BASE_URL)",
+      { details: [{ path: "SOL_EMBEDDINGS_BASE_URL" }] },
+    );
   }
   if (value.SOL_ACTION_LEASE_MS <= value.SOL_ACTION_TIMEOUT_MS) {
     // A claim must outlive the run it covers, or a slow run could be recovered and retried while alive.

@@ -1,6 +1,9 @@
 import {
   bm25Scores,
+  cosineSimilarity,
+  type EmbeddingProvider,
   extractQueryTerms,
+  fuseWithEmbeddings,
   type ModeDecision,
   type RetrievalCandidate,
   SEARCH_CONTEXT_WEIGHT,
@@ -15,6 +18,8 @@ import type { TurnRun } from "./turn-run.js";
 export const DEFAULT_RETRIEVAL = Object.freeze({ topN: 5, maxTokens: 600 });
 /** Other threads' mementos ranked per turn (the most recently updated). */
 const MEMENTO_POOL = 50;
+/** With an embedding ranker: the newest memories join the lexical hits, so a paraphrase can be found. */
+const RECENT_POOL = 50;
 
 /** What the turn injects ("summaries only") and reports in its response and trace. */
 export type TurnRetrievalResult = TurnRetrieval;
@@ -28,9 +33,13 @@ export function mementoSummary(stored: StoredMemento): string {
 
 // Mementos are few per tenant and live as JSON, so they are ranked here with the same BM25 shape
 // (text at weight 1, the rest of the memento at the context weight) rather than by the store's engine.
-function rankMementos(stored: readonly StoredMemento[], message: string): RetrievalCandidate[] {
+function rankMementos(
+  stored: readonly StoredMemento[],
+  message: string,
+  keepUnscored = false,
+): RetrievalCandidate[] {
   const terms = extractQueryTerms(message);
-  if (terms.length === 0 || stored.length === 0) return [];
+  if (stored.length === 0 || (terms.length === 0 && !keepUnscored)) return [];
   const docs = stored.map((s) => ({
     text: `${s.memento.arc} ${s.memento.decisions.join(" ")}`,
     context: [...s.memento.active, ...s.memento.next, ...s.memento.parked].join(" "),
@@ -38,33 +47,74 @@ function rankMementos(stored: readonly StoredMemento[], message: string): Retrie
   const scores = bm25Scores(docs, terms, SEARCH_CONTEXT_WEIGHT);
   return stored.flatMap((s, i) => {
     const score = scores[i] ?? 0;
-    return score > 0 ? [{ memoryId: `thread:${s.memento.threadId}`, summary: mementoSummary(s), score }] : [];
+    return score > 0 || keepUnscored
+      ? [{ memoryId: `thread:${s.memento.threadId}`, summary: mementoSummary(s), score }]
+      : [];
   });
 }
 
 /**
  * The retrieval phase: ranks the tenant's memories and its other threads' mementos against the
  * message and the turn's domain flags and keeps the top N within the token budget (the assemble
- * phase injects and traces them). `thread_context_mode: "off"` retrieves nothing.
+ * phase injects and traces them). `thread_context_mode: "off"` retrieves nothing. With an embedding
+ * ranker the newest memories join the pool and ranks are fused; if it fails the turn keeps the
+ * lexical ranking and the trace says so.
  */
 export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): Promise<TurnRetrievalResult> {
   const { deps, packet, tenantId } = run;
   if (packet.thread_context_mode === "off") return { memories: [] };
   const limits = deps.retrieval ?? DEFAULT_RETRIEVAL;
+  if (limits.topN === 0) return { memories: [] };
   const now = new Date(deps.clock.now()).toISOString();
-  const [memories, mementos] = await Promise.all([
+  const embeddings = deps.embeddings;
+  const [memories, recent, mementos] = await Promise.all([
     deps.memories?.search(tenantId, {
       query: packet.message,
       domainFlags: modeDecision.domainFlags,
-      limit: limits.topN * 2,
+      limit: limits.topN * (embeddings ? 4 : 2),
       now,
     }) ?? [],
+    embeddings ? (deps.memories?.list(tenantId, { limit: RECENT_POOL }) ?? []) : [],
     deps.store.mementos.listRecent(tenantId, { excludeThreadId: packet.threadId, limit: MEMENTO_POOL }),
   ]);
-  const candidates: RetrievalCandidate[] = [
+  const lexical: RetrievalCandidate[] = [
     ...memories.map((h) => ({ memoryId: h.memory.memoryId, summary: h.memory.summary, score: h.score })),
-    ...rankMementos(mementos, packet.message),
+    ...rankMementos(mementos, packet.message, embeddings !== undefined),
   ];
+  const seen = new Set(lexical.map((c) => c.memoryId));
+  const pool = [
+    ...lexical,
+    ...recent
+      .filter((m) => !seen.has(m.memoryId))
+      .map((m) => ({ memoryId: m.memoryId, summary: m.summary, score: 0 })),
+  ];
+  const candidates = embeddings ? await embeddingRanked(run, embeddings, pool) : lexical;
   const chosen = selectRetrieval(candidates, { ...limits, estimateTokens });
   return { memories: chosen.map(({ memoryId, summary, score }) => ({ memoryId, summary, score })) };
+}
+
+async function embeddingRanked(
+  run: TurnRun,
+  embeddings: EmbeddingProvider,
+  pool: readonly RetrievalCandidate[],
+): Promise<RetrievalCandidate[]> {
+  const lexicalOnly = () => pool.filter((c) => c.score > 0);
+  if (pool.length === 0) return [];
+  try {
+    const [query, ...vectors] = await embeddings.embed([run.packet.message, ...pool.map((c) => c.summary)]);
+    const similarities = vectors.map((v) => cosineSimilarity(query ?? [], v));
+    const fused = fuseWithEmbeddings(pool, similarities);
+    run.trace.add("retrieval_rank", "completed", "Lexical and embedding ranks fused", {
+      model: embeddings.model,
+      pool: pool.length,
+      kept: fused.length,
+    });
+    return fused;
+  } catch (error) {
+    run.trace.add("retrieval_rank", "warning", "Embedding ranker failed: lexical ranking kept", {
+      model: embeddings.model,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return lexicalOnly();
+  }
 }

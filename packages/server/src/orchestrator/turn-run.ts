@@ -17,6 +17,7 @@ export type TurnDeps = Pick<
   | "checkpoints"
   | "memories"
   | "retrieval"
+  | "embeddings"
 > & {
   /** The model's context in tokens and the share of it past which the breakpoint sees pressure. */
   readonly contextTokens: number;

@@ -2,6 +2,7 @@ import type {
   ActionNeeded,
   CheckpointStore,
   Clock,
+  EmbeddingProvider,
   IdGenerator,
   LlmProvider,
   MemoryStore,
@@ -62,4 +63,6 @@ export interface TurnServiceOptions {
   readonly pinnedContexts?: PinnedContextStore;
   /** How much the retrieval phase injects (default: the top 5 within 600 estimated tokens). */
   readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
+  /** An optional embedding ranker fused with the lexical one (off when absent). */
+  readonly embeddings?: EmbeddingProvider;
 }

@@ -6,6 +6,11 @@ export {
   type ProviderOverrides,
 } from "./create-provider.js";
 export {
+  createOpenAiEmbeddings,
+  type OpenAiEmbeddingsOptions,
+  withEmbeddingCache,
+} from "./embeddings/index.js";
+export {
   buildOfflineEnvelope,
   createOfflineProvider,
   type DueTimeContext,

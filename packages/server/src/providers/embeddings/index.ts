@@ -1,0 +1,2 @@
+export { withEmbeddingCache } from "./cached-embeddings.js";
+export { createOpenAiEmbeddings, type OpenAiEmbeddingsOptions } from "./openai-embeddings.js";
