@@ -154,5 +154,41 @@ describe.each(backends)("signals every turn on %s", (backend) => {
         expect.objectContaining({ kind: "decision_made", source: "server" }),
       );
     });
+
+    it("a drift flare in the previous turn is driftRisk: an acknowledgment at peak is no longer a skip", async () => {
+      const thread = `th-sig-drift-${backend}`;
+      const claim = { assistant_text: "Done. I sent the email to your landlord.", meta: {} };
+      upstream.enqueue({ kind: "json", body: claim }, { kind: "json", body: claim });
+      const flared = await srv.request("POST", "/v1/chat", {
+        requestId: "sig-drift-1",
+        threadId: thread,
+        message: "Write to my landlord about the broken heater.",
+        context: { thread_memento: peakMemento(thread, "Heater") },
+      });
+      expect(flared.status).toBe(200);
+      expect(flared.json.validation.regenerated).toBe(true);
+      upstream.enqueue({ kind: "json", body: { assistant_text: "You're welcome.", meta: {} } });
+      const next = await srv.request("POST", "/v1/chat", {
+        requestId: "sig-drift-2",
+        threadId: thread,
+        message: "ok thanks",
+        traceConfig: { level: "debug" },
+      });
+      expect(next.status).toBe(200);
+      const { preCall, final } = breakpointEvents(next);
+      expect(preCall?.metadata).toMatchObject({ driftRisk: true });
+      expect(final?.metadata).toMatchObject({ driftRisk: true });
+      expect(next.json.breakpoint.decision).not.toBe("skip");
+      // One clean turn later the risk is gone, and "ok thanks" is a skip again.
+      upstream.enqueue({ kind: "json", body: { assistant_text: "Anytime.", meta: {} } });
+      const calm = await srv.request("POST", "/v1/chat", {
+        requestId: "sig-drift-3",
+        threadId: thread,
+        message: "ok thanks",
+        traceConfig: { level: "debug" },
+      });
+      expect(breakpointEvents(calm).final?.metadata).toMatchObject({ driftRisk: false });
+      expect(calm.json.breakpoint.decision).toBe("skip");
+    });
   });
 });
