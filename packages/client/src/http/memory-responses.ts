@@ -1,4 +1,4 @@
-import type { Issue, ThreadList, ThreadMessagePage } from "@solserver/core";
+import type { Memory as CoreMemory, Issue, ThreadList, ThreadMessagePage } from "@solserver/core";
 import {
   ThreadList as ThreadListSchema,
   ThreadMessagePage as ThreadMessagePageSchema,
@@ -6,24 +6,15 @@ import {
 import type { Validator } from "../validate.js";
 import { arrayOf, fieldIssues, fromSchema, shape } from "../validate.js";
 
-// api.md §3 "Memories" has no core schema on this branch yet (it comes with the memory routes); the
-// shapes below check it structurally and tolerate extra fields, like the other shapes in responses.ts.
+// The types are core's (api.md §3 "Memories"); the validators check the fields the SDK reads and
+// tolerate extra ones, like the other shapes in responses.ts, so a newer server does not break an
+// older client.
 
 /** Who a memory came from. */
-export type MemorySource = "user" | "assistant" | "import";
+export type MemorySource = CoreMemory["source"];
 
 /** One explicit memory of the tenant (api.md §3 "Memories"); `score` is set in a ranked search. */
-export interface Memory {
-  readonly memoryId: string;
-  readonly text: string;
-  readonly summary: string;
-  readonly domainFlags: readonly string[];
-  readonly threadId?: string;
-  readonly source: MemorySource;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly score?: number;
-}
+export type Memory = CoreMemory & { readonly score?: number };
 
 /** Body of `POST /v1/memories`; `requestId` is generated when omitted (keep it to retry safely). */
 export interface MemorySaveInput {
