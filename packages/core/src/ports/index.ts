@@ -49,6 +49,7 @@ export {
 export type {
   AbortSignalLike,
   LlmCallPurpose,
+  LlmFallback,
   LlmMessage,
   LlmProvider,
   LlmRequest,
