@@ -1,12 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  chunksOf,
-  disconnect,
-  MODEL_BEHAVIOURS,
-  type ReplayStep,
-  sendJson,
-  writeFrames,
-} from "./replay.js";
+import { chunksOf, disconnect, MODEL_BEHAVIOURS, type ReplayStep, sendJson, writeFrames } from "./replay.js";
 import type { RecordedRequest } from "./scripted-upstream.js";
 import { startWireUpstream, type WireUpstream, type WireUpstreamOptions } from "./upstream-server.js";
 
