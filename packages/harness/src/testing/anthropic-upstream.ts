@@ -120,6 +120,10 @@ async function answer(step: ReplayStep, request: RecordedRequest, req: IncomingM
     disconnect(res, req);
     return;
   }
+  if (step.kind === "reply" && step.end === "close") {
+    res.end();
+    return;
+  }
   res.end(
     [
       event("content_block_stop", { type: "content_block_stop", index: 0 }),

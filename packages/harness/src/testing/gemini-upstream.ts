@@ -67,5 +67,9 @@ async function answer(step: ReplayStep, request: RecordedRequest, req: IncomingM
     disconnect(res, req);
     return;
   }
+  if (step.kind === "reply" && step.end === "close") {
+    res.end();
+    return;
+  }
   res.end(frame({ candidates: [candidate("", finish)], usageMetadata, modelVersion: model }));
 }

@@ -79,6 +79,10 @@ async function answer(step: ReplayStep, request: RecordedRequest, req: IncomingM
     disconnect(res, req);
     return;
   }
+  if (step.kind === "reply" && step.end === "close") {
+    res.end();
+    return;
+  }
   // No usage chunk: like Ollama, whatever stream_options asked.
   res.end(`${frame({}, finish)}data: [DONE]\n\n`);
 }

@@ -14,8 +14,11 @@ export type ReplayStep =
       readonly chunks?: readonly string[];
       /** Wait between stream pieces (slow tokens). */
       readonly chunkDelayMs?: number;
-      /** `done` (default); `disconnect`: drop the socket after the chunks, before the stop event. */
-      readonly end?: "done" | "disconnect";
+      /**
+       * `done` (default); `disconnect`: drop the socket after the chunks, before the stop event;
+       * `close`: end the response cleanly there, without the stop event.
+       */
+      readonly end?: "done" | "disconnect" | "close";
       /** The stop reason when the reply is cut short (`length`), else a normal stop. */
       readonly finish?: "stop" | "length";
     }
