@@ -46,7 +46,7 @@ for (const kind of ["anthropic", "google"] as const) {
     let srv: TestServer;
     const modelOf = (index: number) => {
       const request = upstream.requests[index];
-      if (kind === "anthropic") return (request?.body as Body).model;
+      if (kind === "anthropic") return (request?.body as Body | undefined)?.model;
       return /models\/([^:]+):/.exec(request?.path ?? "")?.[1];
     };
 
