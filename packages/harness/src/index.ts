@@ -37,12 +37,20 @@ export {
 } from "./soak/index.js";
 export {
   echoEnvelope,
+  MODEL_BEHAVIOURS,
   type RecordedRequest,
+  type ReplayEntry,
+  type ReplayStep,
   type ScriptEntry,
   type ScriptedUpstream,
   type ScriptedUpstreamOptions,
   type ScriptStep,
+  startAnthropicUpstream,
+  startGeminiUpstream,
+  startOllamaUpstream,
   startScriptedUpstream,
+  type WireUpstream,
+  type WireUpstreamOptions,
 } from "./testing/index.js";
 export {
   AUTO_EAT_AT,

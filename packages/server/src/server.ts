@@ -218,10 +218,15 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         ...(config.SOL_LLM_BASE_URL ? { SOL_LLM_BASE_URL: config.SOL_LLM_BASE_URL } : {}),
         ...(config.SOL_LLM_API_KEY ? { SOL_LLM_API_KEY: config.SOL_LLM_API_KEY } : {}),
         ...(config.SOL_LLM_MODEL ? { SOL_LLM_MODEL: config.SOL_LLM_MODEL } : {}),
+        ...(config.SOL_LLM_PRESET ? { SOL_LLM_PRESET: config.SOL_LLM_PRESET } : {}),
+        ...(config.SOL_LLM_HEADERS ? { SOL_LLM_HEADERS: config.SOL_LLM_HEADERS } : {}),
+        ...(config.SOL_SELECTOR_MODEL ? { SOL_SELECTOR_MODEL: config.SOL_SELECTOR_MODEL } : {}),
+        ...(config.SOL_LLM_FALLBACKS ? { SOL_LLM_FALLBACKS: config.SOL_LLM_FALLBACKS } : {}),
       },
       {
         offline: { clock },
         openai: { timeoutMs: config.SOL_LLM_TIMEOUT_MS, maxRetries: config.SOL_LLM_MAX_RETRIES },
+        sdk: { timeoutMs: config.SOL_LLM_TIMEOUT_MS, maxRetries: config.SOL_LLM_MAX_RETRIES },
       },
     );
   // Bound to the app's logger once it exists; a thread that stops before then fails the start anyway.

@@ -51,6 +51,7 @@ export {
 export type {
   AbortSignalLike,
   LlmCallPurpose,
+  LlmFallback,
   LlmMessage,
   LlmProvider,
   LlmRequest,

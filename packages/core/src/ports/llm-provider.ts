@@ -73,6 +73,18 @@ export interface LlmUsage {
   readonly outputTokens?: number;
 }
 
+/** One move to the next configured provider after a retryable failure (the trace records it). */
+export interface LlmFallback {
+  /** `provider/model` that failed. */
+  readonly from: string;
+  /** `provider/model` tried next. */
+  readonly to: string;
+  /** The failure, as its error message says it. */
+  readonly reason: string;
+  readonly code: string;
+  readonly status?: number;
+}
+
 export interface LlmResponse {
   readonly text: string;
   readonly provider: string;
@@ -83,6 +95,8 @@ export interface LlmResponse {
   readonly finishReason?: string;
   /** Raw provider message for passthrough features (tool calls). */
   readonly raw?: unknown;
+  /** Providers this call moved past before one answered (configured fallbacks). */
+  readonly fallbacks?: readonly LlmFallback[];
 }
 
 export type LlmStreamChunk =

@@ -1,3 +1,7 @@
+export { startAnthropicUpstream } from "./anthropic-upstream.js";
+export { startGeminiUpstream } from "./gemini-upstream.js";
+export { startOllamaUpstream } from "./ollama-upstream.js";
+export { MODEL_BEHAVIOURS, type ReplayEntry, type ReplayStep } from "./replay.js";
 export {
   echoEnvelope,
   type RecordedRequest,
@@ -7,3 +11,4 @@ export {
   type ScriptStep,
   startScriptedUpstream,
 } from "./scripted-upstream.js";
+export type { WireUpstream, WireUpstreamOptions } from "./upstream-server.js";

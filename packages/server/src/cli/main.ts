@@ -17,7 +17,7 @@ program
   .option("-p, --port <port>", "listen port (SOL_PORT)")
   .option("-H, --host <host>", "listen host (SOL_HOST)")
   .option("-d, --db <url>", "sqlite:<path>, sqlite::memory: or postgres://... (SOL_DB_URL)")
-  .option("--provider <name>", "offline or openai (SOL_LLM)")
+  .option("--provider <name>", "offline, openai, anthropic or google (SOL_LLM)")
   .option("-c, --config <file>", "a sol.config.json with the same keys as the environment")
   .action(runServe);
 

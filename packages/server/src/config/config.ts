@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { SolError } from "@solserver/core";
 import { z } from "zod";
+import { OPENAI_PRESETS } from "../providers/openai/presets.js";
+import { FallbacksSetting, PROVIDER_KINDS, ProviderHeadersSetting } from "../providers/provider-settings.js";
 import { closestKey } from "./closest-key.js";
 
 const ApiKeys = z.string().transform((raw, ctx) => {
@@ -95,10 +97,18 @@ export const SolConfigSchema = z
      */
     SOL_DB_THREAD: z.enum(["auto", "main", "worker"]).default("auto"),
     SOL_API_KEYS: ApiKeys.optional(),
-    SOL_LLM: z.enum(["offline", "openai"]).default("offline"),
+    SOL_LLM: z.enum(PROVIDER_KINDS).default("offline"),
     SOL_LLM_BASE_URL: z.string().url().optional(),
     SOL_LLM_API_KEY: z.string().optional(),
     SOL_LLM_MODEL: z.string().min(1).optional(),
+    /** A local OpenAI-compatible server (SOL_LLM=openai): its default base URL and quirks. */
+    SOL_LLM_PRESET: z.enum(OPENAI_PRESETS).optional(),
+    /** A JSON object of extra headers on every provider request. */
+    SOL_LLM_HEADERS: ProviderHeadersSetting.optional(),
+    /** The routing ladder's step-2 selector runs on this model (same provider). */
+    SOL_SELECTOR_MODEL: z.string().trim().min(1).optional(),
+    /** A JSON array of {provider, model, baseUrl?, apiKey?, headers?, preset?} tried after a retryable failure. */
+    SOL_LLM_FALLBACKS: FallbacksSetting.optional(),
     SOL_LLM_TIMEOUT_MS: wholeNumber(1).default(30_000),
     SOL_LLM_MAX_RETRIES: wholeNumber(0, 10).default(2),
     SOL_MODES: z.string().min(1).optional(),
@@ -186,6 +196,27 @@ function rejectUnknownKeys(file: Record<string, unknown>, path: string): Record<
   );
 }
 
+/** The settings each SOL_LLM needs (a preset supplies the base URL of a local server). */
+function checkProviderSettings(value: z.output<typeof SolConfigSchema>): void {
+  const kind = value.SOL_LLM;
+  if (kind === "offline") return;
+  const missing = [
+    ...(kind === "openai" && !value.SOL_LLM_BASE_URL && !value.SOL_LLM_PRESET ? ["SOL_LLM_BASE_URL"] : []),
+    ...(!value.SOL_LLM_MODEL ? ["SOL_LLM_MODEL"] : []),
+    ...(kind !== "openai" && !value.SOL_LLM_API_KEY ? ["SOL_LLM_API_KEY"] : []),
+  ];
+  if (missing.length > 0) {
+    throw new SolError("invalid_input", `SOL_LLM=${kind} needs ${missing.join(" and ")}`, {
+      details: missing.map((path) => ({ path })),
+    });
+  }
+  if (value.SOL_LLM_PRESET && kind !== "openai") {
+    throw new SolError("invalid_input", "SOL_LLM_PRESET applies only to SOL_LLM=openai", {
+      details: [{ path: "SOL_LLM_PRESET" }],
+    });
+  }
+}
+
 /**
  * Builds the frozen configuration: defaults, then the config file, then the environment, then explicit
  * overrides (CLI flags) — later sources win.
@@ -218,11 +249,7 @@ export function loadConfig(
     );
   }
   const value = parsed.data;
-  if (value.SOL_LLM === "openai" && (!value.SOL_LLM_BASE_URL || !value.SOL_LLM_MODEL)) {
-    throw new SolError("invalid_input", "SOL_LLM=openai needs SOL_LLM_BASE_URL and SOL_LLM_MODEL", {
-      details: [{ path: "SOL_LLM_BASE_URL" }, { path: "SOL_LLM_MODEL" }],
-    });
-  }
+  checkProviderSettings(value);
   if (value.SOL_EMBEDDINGS_MODEL && !(value.SOL_EMBEDDINGS_BASE_URL ?? value.SOL_LLM_BASE_URL)) {
     throw new SolError(
       "invalid_input",

@@ -18,6 +18,7 @@ import {
 } from "@solserver/core";
 import type { TurnPrompt } from "./assemble-phase.js";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
+import { envelopeResponseFormat, traceFallbacks } from "./provider-calls.js";
 import { refusalOf } from "./refusal.js";
 import { cutAtStopSequence } from "./stop-sequences.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
@@ -91,11 +92,13 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     messages: prompt.messages,
     json: true,
+    responseFormat: envelopeResponseFormat(),
     hints: input.hints,
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(facade.passthrough === undefined ? {} : { passthrough: facade.passthrough }),
   });
   input.onCall(purpose, response);
+  traceFallbacks(input.trace, purpose, response);
   input.trace.add(
     "model_call",
     "completed",

@@ -8,6 +8,7 @@ import {
 } from "@solserver/core";
 import { refuseUnlessAnyRoutingFits } from "./input-budget.js";
 import type { LoadedTurn } from "./load-phase.js";
+import { traceFallbacks } from "./provider-calls.js";
 import type { ThreadSignals } from "./thread-signals.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
@@ -107,6 +108,7 @@ export async function routeTurn(args: {
     return guess;
   }
   args.onCall("selector", reply);
+  traceFallbacks(args.trace, "selector", reply);
   const parsed = router.parseSelectorReply(reply.text, guess);
   args.trace.add(
     "selector",

@@ -1,10 +1,8 @@
-export {
-  createProvider,
-  PROVIDER_KINDS,
-  type ProviderConfig,
-  type ProviderKind,
-  type ProviderOverrides,
-} from "./create-provider.js";
+export type { SdkProviderOptions } from "./ai-sdk/index.js";
+export { createAnthropicProvider } from "./anthropic/index.js";
+export { createFallbackProvider, isFallbackWorthy, routeSelectorCalls } from "./composite/index.js";
+export { createProvider, type ProviderConfig, type ProviderOverrides } from "./create-provider.js";
+export { createGoogleProvider } from "./google/index.js";
 export {
   createOpenAiEmbeddings,
   type OpenAiEmbeddingsOptions,
@@ -31,10 +29,22 @@ export {
   type FetchLike,
   isRetryableStatus,
   type NodeHttpFetchOptions,
+  OPENAI_PRESETS,
+  type OpenAiPreset,
   type OpenAiProviderOptions,
+  openAiPreset,
   parseRetryAfter,
   readSseData,
   type SleepFn,
 } from "./openai/index.js";
+export {
+  FallbackEntry,
+  FallbacksSetting,
+  MODEL_PROVIDER_KINDS,
+  type ModelProviderKind,
+  PROVIDER_KINDS,
+  ProviderHeadersSetting,
+  type ProviderKind,
+} from "./provider-settings.js";
 export type { StreamingLlmProvider } from "./streaming-provider.js";
 export { estimateTokens } from "./token-estimate.js";

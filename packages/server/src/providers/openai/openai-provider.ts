@@ -89,12 +89,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): StreamingL
     name: cfg.name,
     model: cfg.model,
     async complete(request: LlmRequest): Promise<LlmResponse> {
-      const body = JSON.stringify(buildChatBody(cfg.model, request, false));
+      const body = JSON.stringify(buildChatBody(cfg.model, request, false, cfg.quirks));
       const { value } = await withRetries(cfg, request, () => completeOnce(request, body));
       return value;
     },
     async *stream(request: LlmRequest): AsyncIterable<LlmStreamChunk> {
-      const body = JSON.stringify(buildChatBody(cfg.model, request, true));
+      const body = JSON.stringify(buildChatBody(cfg.model, request, true, cfg.quirks));
       const { value, attempts } = await withRetries(cfg, request, () => openStreamOnce(request, body));
       yield* readStream(cfg, origin, value, attempts);
     },

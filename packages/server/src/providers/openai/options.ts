@@ -1,5 +1,6 @@
 import type { Clock } from "@solserver/core";
 import { SolError } from "@solserver/core";
+import type { ChatBodyQuirks } from "./chat-body.js";
 import { createNodeHttpTransport } from "./node-http-fetch.js";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./response-limit.js";
 import { defaultSleep, type SleepFn } from "./retry.js";
@@ -36,6 +37,8 @@ export interface OpenAiProviderOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Provider name reported in responses. Default "openai". */
   readonly name?: string;
+  /** What the server accepts (see the local presets); default: OpenAI's own API. */
+  readonly quirks?: ChatBodyQuirks;
   /** Largest answer read (a body, or a whole stream); longer ones fail the call. Default 16 MiB. */
   readonly maxResponseBytes?: number;
   /** Transport; default: node:http(s) with keep-alive (see createNodeHttpTransport). */
@@ -61,6 +64,7 @@ export interface ResolvedOpenAiOptions {
   /** The API key and header values, which never appear in an error (see redactSecrets). */
   readonly secrets: readonly string[];
   readonly name: string;
+  readonly quirks: ChatBodyQuirks;
   readonly fetch: HttpTransport;
   readonly clock: Clock;
   readonly sleep: SleepFn;
@@ -100,6 +104,7 @@ export function resolveOpenAiOptions(options: OpenAiProviderOptions): ResolvedOp
       (secret): secret is string => typeof secret === "string" && secret.length >= MIN_SECRET_LENGTH,
     ),
     name: options.name ?? "openai",
+    quirks: { ...options.quirks },
     maxResponseBytes,
     fetch: options.fetch ?? createNodeHttpTransport({ maxResponseBytes }),
     clock: options.clock ?? systemClock,

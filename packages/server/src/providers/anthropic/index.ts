@@ -1,0 +1,1 @@
+export { ANTHROPIC_DEFAULT_BASE_URL, createAnthropicProvider } from "./anthropic-provider.js";

@@ -1,0 +1,1 @@
+export { createGoogleProvider, GOOGLE_DEFAULT_BASE_URL } from "./google-provider.js";
