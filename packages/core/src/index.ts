@@ -85,6 +85,7 @@ export {
   ModeDecision,
   ModelOutputEnvelope,
   PacketInput,
+  PacketMeta,
   ReminderList,
   ReminderView,
   SaveMemoryPayload,
@@ -97,6 +98,7 @@ export {
   ThreadMessage,
   ThreadMessagePage,
   ThreadSummary,
+  TimeZoneName,
   ToolCall,
   TraceActor,
   TraceEvent,
@@ -319,4 +321,13 @@ export {
   validateModelSignals,
 } from "./signals/index.js";
 export { clipText } from "./text/index.js";
+export type { ZonedParts } from "./time-zone/index.js";
+export {
+  formatInZone,
+  isValidTimeZone,
+  zonedIsoString,
+  zonedParts,
+  zonedTimeToUtc,
+  zoneOffsetMinutes,
+} from "./time-zone/index.js";
 export { issuesFromZod } from "./validation/zod-issues.js";

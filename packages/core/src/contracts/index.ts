@@ -56,8 +56,10 @@ export {
   isWholeThreadMemento,
   PacketContext,
   PacketInput,
+  PacketMeta,
   PartialThreadMemento,
   PinnedContextRef,
+  TimeZoneName,
 } from "./packet.js";
 export { PromptModule, PromptModuleKind, PromptProfile } from "./prompt-profile.js";
 export {

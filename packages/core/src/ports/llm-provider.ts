@@ -36,6 +36,10 @@ export interface LlmRequestHints {
   readonly forbiddenPhrases?: readonly string[];
   readonly previousShape?: ThreadMementoShape;
   readonly selectorModes?: readonly string[];
+  /** The user's IANA time zone (packet `meta.timezone`): relative times ("tomorrow at 9") are read in it. */
+  readonly timeZone?: string;
+  /** The reply is the client's JSON document (`responseFormat`, facade structured output), not the envelope. */
+  readonly clientDocument?: boolean;
 }
 
 /**
