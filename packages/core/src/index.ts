@@ -87,6 +87,7 @@ export {
   ModeDecision,
   ModelOutputEnvelope,
   PacketInput,
+  PacketMeta,
   PinnedContext,
   PinnedContextEnvelope,
   PinnedContextInput,
@@ -104,6 +105,7 @@ export {
   ThreadMessage,
   ThreadMessagePage,
   ThreadSummary,
+  TimeZoneName,
   ToolCall,
   TraceActor,
   TraceEvent,
@@ -340,4 +342,13 @@ export {
   validateModelSignals,
 } from "./signals/index.js";
 export { clipText } from "./text/index.js";
+export type { ZonedParts } from "./time-zone/index.js";
+export {
+  formatInZone,
+  isValidTimeZone,
+  zonedIsoString,
+  zonedParts,
+  zonedTimeToUtc,
+  zoneOffsetMinutes,
+} from "./time-zone/index.js";
 export { issuesFromZod } from "./validation/zod-issues.js";

@@ -57,8 +57,10 @@ export {
   isWholeThreadMemento,
   PacketContext,
   PacketInput,
+  PacketMeta,
   PartialThreadMemento,
   PinnedContextRef,
+  TimeZoneName,
 } from "./packet.js";
 export {
   PinnedContext,

@@ -1,9 +1,28 @@
 import { z } from "zod";
+import { isValidTimeZone } from "../time-zone/index.js";
 import { DriverBlock, DriverBlockRef } from "./driver-block.js";
 import { ThreadMementoV02 } from "./memento.js";
 import { ThreadMementoSignals } from "./signals.js";
 
 const Id = z.string().min(1).max(128);
+
+/** An IANA time-zone name the runtime knows ("Europe/Paris"); offsets and abbreviations are refused. */
+export const TimeZoneName = z
+  .string()
+  .refine(isValidTimeZone, { message: 'Expected an IANA time zone such as "Europe/Paris" or "UTC".' });
+
+/** `meta`: free-form client facts (app version, locale...); `timezone`, when present, is checked. */
+export const PacketMeta = z.record(z.string().max(64), z.unknown()).superRefine((meta, ctx) => {
+  if (meta.timezone === undefined) return;
+  const zone = TimeZoneName.safeParse(meta.timezone);
+  if (!zone.success) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["timezone"],
+      message: 'meta.timezone must be an IANA time zone such as "Europe/Paris" or "UTC".',
+    });
+  }
+});
 
 export const Budgets = z
   .object({
@@ -84,7 +103,7 @@ export const PacketInput = z
       .object({ level: z.enum(["info", "debug"]).default("info") })
       .strict()
       .optional(),
-    meta: z.record(z.string().max(64), z.unknown()).optional(),
+    meta: PacketMeta.optional(),
   })
   .strict();
 export type PacketInput = z.infer<typeof PacketInput>;

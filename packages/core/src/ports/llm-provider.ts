@@ -38,6 +38,10 @@ export interface LlmRequestHints {
   readonly selectorModes?: readonly string[];
   /** The thread's recorded decisions, when the user asks what is decided. */
   readonly decided?: readonly string[];
+  /** The user's IANA time zone (packet `meta.timezone`): relative times ("tomorrow at 9") are read in it. */
+  readonly timeZone?: string;
+  /** The reply is the client's JSON document (`responseFormat`, facade structured output), not the envelope. */
+  readonly clientDocument?: boolean;
 }
 
 /**

@@ -2,8 +2,10 @@ import { PacketInput } from "@solserver/core";
 import {
   Budgets,
   PacketContext,
+  PacketMeta,
   PartialThreadMemento,
   PinnedContextRef,
+  TimeZoneName,
 } from "../../src/contracts/packet.js";
 import { validPacketInput } from "../fixtures/valid-contracts.js";
 import { validMemento } from "../fixtures/valid-memento.js";
@@ -21,7 +23,27 @@ const signalsOnly = {
   },
 };
 
+const meta = { client: "web", timezone: "Europe/Paris" };
+
 export const packetCases: Record<string, ContractCase> = {
+  TimeZoneName: {
+    schema: TimeZoneName,
+    valid: ["UTC", "Europe/Paris", "America/Argentina/Buenos_Aires"],
+    invalid: [
+      bad("an offset", "UTC", [], "+02:00"),
+      bad("an unknown zone", "UTC", [], "Mars/Olympus"),
+      bad("not a string", "UTC", [], 5),
+    ],
+  },
+  PacketMeta: {
+    schema: PacketMeta,
+    valid: [meta, {}, { client: "web" }],
+    invalid: [
+      bad("timezone unknown", meta, ["timezone"], "Europe/Atlantis"),
+      bad("timezone not a string", meta, ["timezone"], 120),
+      bad("key over 64", { [str(65)]: 1 }, [str(65)], 1),
+    ],
+  },
   Budgets: {
     schema: Budgets,
     valid: [budgets, {}],

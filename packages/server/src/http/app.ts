@@ -27,6 +27,7 @@ import { registerMementoRoutes } from "./routes/memento.js";
 import { registerMemoryRoutes } from "./routes/memories.js";
 import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
 import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
+import { registerOpenAiResponsesRoutes } from "./routes/openai-responses.js";
 import { registerPinnedContextRoutes } from "./routes/pinned-contexts.js";
 import { registerReminderRoutes } from "./routes/reminders.js";
 import { registerTaskRoutes } from "./routes/tasks.js";
@@ -74,7 +75,7 @@ function connectionsCheckingInterval(requestTimeoutMs: number): number {
 }
 
 /** OpenAI's paths answer in OpenAI's error shape even where no route matched (an unknown method or id). */
-const OPENAI_PATH = /^\/v1\/(?:chat\/completions|models)(?:[/?#]|$)/;
+const OPENAI_PATH = /^\/v1\/(?:chat\/completions|responses|models)(?:[/?#]|$)/;
 
 /** The error shape a request gets: its route's, else OpenAI's under OpenAI's paths, else api.md §2. */
 function errorFormatOf(req: FastifyRequest): ErrorFormat | undefined {
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerCheckpointRoutes(app, deps);
   registerOpenAiChatRoutes(app, deps);
   registerOpenAiModelRoutes(app, deps);
+  registerOpenAiResponsesRoutes(app, deps);
   registerAgencyRoutes(app, deps, deps.agency);
   registerTaskRoutes(app, deps.agency);
   for (const plugin of options.plugins ?? []) plugin(app, deps);

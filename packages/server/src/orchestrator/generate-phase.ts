@@ -4,6 +4,8 @@ import { traceDriftSurfacing } from "./drift-check.js";
 import { type GenerationResult, generateValidated } from "./generation.js";
 import type { LoadedTurn } from "./load-phase.js";
 import type { ReferencedContext } from "./referenced-context.js";
+import { throwOnStructuredMismatch } from "./structured-reply.js";
+import { packetTimeZone } from "./time-zone-context.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
 
@@ -19,6 +21,7 @@ export async function generatePhase(
 ): Promise<GenerationResult> {
   const { deps, packet, trace } = run;
   const { retrievalMemento } = loaded;
+  const timeZone = packetTimeZone(packet);
   const gen = await generateValidated({
     provider: deps.provider,
     plan,
@@ -33,9 +36,12 @@ export async function generatePhase(
       ...policyHints(policy, modeDecision),
       ...(retrievalMemento ? { previousShape: retrievalMemento } : {}),
       ...(referenced.decided === undefined ? {} : { decided: referenced.decided }),
+      ...(timeZone === undefined ? {} : { timeZone }),
     },
     prompt,
   });
+  // Facade structured output: a reply still not the client's document after the regeneration fails the turn.
+  if (plan.facade.structuredOutput) throwOnStructuredMismatch(gen.violations);
   traceDriftSurfacing(trace, {
     requested: loaded.driftCheck,
     previous: loaded.previousDrift,

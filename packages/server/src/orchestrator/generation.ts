@@ -21,6 +21,7 @@ import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { envelopeResponseFormat, traceFallbacks } from "./provider-calls.js";
 import { refusalOf } from "./refusal.js";
 import { cutAtStopSequence } from "./stop-sequences.js";
+import { readStructuredReply, withStructuredViolation } from "./structured-reply.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import { truncatedEnvelopeText } from "./truncated-envelope.js";
@@ -86,14 +87,15 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     ...(trimmedForBudget > 0 ? { trimmedForBudget } : {}),
   });
   const { timeoutMs, maxOutputTokens, facade } = input.plan;
+  const structured = facade.structuredOutput;
   const response = await input.provider.complete({
     purpose,
     // budgets.timeoutMs caps each model call of the turn; the provider fails it as a timeout (502).
     ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
     messages: prompt.messages,
     json: true,
-    responseFormat: envelopeResponseFormat(),
-    hints: input.hints,
+    responseFormat: structured ? structured.format : envelopeResponseFormat(),
+    hints: structured ? { ...input.hints, clientDocument: true } : input.hints,
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(facade.passthrough === undefined ? {} : { passthrough: facade.passthrough }),
   });
@@ -131,19 +133,26 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
       ...(direct.refusal === undefined ? {} : { refusal: direct.refusal }),
     } satisfies Attempt;
   }
-  const read = readEnvelope(response);
-  const cut = cutAtStopSequence(read.envelope.assistant_text, input.plan.facade.stopSequences);
+  // Structured output (facade hook): the reply is the client's document, checked against its schema.
+  const document = structured ? readStructuredReply(response.text, structured) : null;
+  const read = document ?? readEnvelope(response);
+  const cut = document
+    ? { stopped: false, text: read.envelope.assistant_text }
+    : cutAtStopSequence(read.envelope.assistant_text, input.plan.facade.stopSequences);
   const parsed = cut.stopped ? { ...read, envelope: { ...read.envelope, assistant_text: cut.text } } : read;
   // The reply ended at a stop sequence: it is complete as asked, whatever cut the provider made later.
   const answered = cut.stopped ? { ...response, finishReason: "stop" } : response;
-  const lint = lintOutput({
-    text: parsed.envelope.assistant_text,
-    envelope: parsed.envelope,
-    modeDecision: input.modeDecision,
-    policy: input.policy,
-    modes: input.modes,
-    formatViolation: parsed.formatViolation,
-  });
+  const lint = withStructuredViolation(
+    lintOutput({
+      text: parsed.envelope.assistant_text,
+      envelope: parsed.envelope,
+      modeDecision: input.modeDecision,
+      policy: input.policy,
+      modes: input.modes,
+      formatViolation: "formatViolation" in parsed ? parsed.formatViolation : false,
+    }),
+    document,
+  );
   input.trace.add(
     "validate",
     lint.passed ? "completed" : "warning",

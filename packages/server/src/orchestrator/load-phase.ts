@@ -12,6 +12,7 @@ import { driftCheckContext } from "./drift-check.js";
 import { wholeMemento } from "./packet-helpers.js";
 import { readThread } from "./thread-reads.js";
 import { type ThreadSignals, threadSignals } from "./thread-signals.js";
+import { packetTimeZone, timeZoneContextLine } from "./time-zone-context.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
 import {
@@ -108,7 +109,11 @@ export async function loadPhase(run: TurnRun, plan: TurnPlan): Promise<LoadedTur
     pressures,
     driftCheck,
     previousDrift,
-    turnContext: [...(driftCheck ? [driftCheckContext(previousDrift)] : []), ...plan.facade.instructions],
+    turnContext: [
+      ...(driftCheck ? [driftCheckContext(previousDrift)] : []),
+      ...plan.facade.instructions,
+      ...zoneLine(packetTimeZone(packet), deps.clock.now()),
+    ],
     fixedPrompt: {
       law: deps.engines.law,
       memento: retrievalMemento,
@@ -118,4 +123,8 @@ export async function loadPhase(run: TurnRun, plan: TurnPlan): Promise<LoadedTur
       ...(plan.budgets ? { budgets: plan.budgets } : {}),
     },
   };
+}
+
+function zoneLine(zone: string | undefined, nowMs: number): string[] {
+  return zone === undefined ? [] : [timeZoneContextLine(zone, nowMs)];
 }

@@ -7,6 +7,7 @@ import type {
   Result,
   WindowMessage,
 } from "@solserver/core";
+import type { StructuredOutput } from "../structured-output/index.js";
 import { policyRequest, throwOnDriverBlockIssues } from "./packet-helpers.js";
 import type { ResolvedPinnedContext } from "./pinned-context.js";
 import type { TurnContext } from "./turn-service.js";
@@ -25,6 +26,8 @@ export interface TurnFacade {
   readonly turnTail?: readonly WindowMessage[];
   /** The user's text as the prompt shows it (the packet's message without the rendered tail). */
   readonly promptUserMessage: string;
+  /** The client's JSON document format, checked on every reply of the turn. */
+  readonly structuredOutput?: StructuredOutput;
 }
 
 /** What every phase of one turn reads of its request: resolved once, before anything is written. */
@@ -81,5 +84,6 @@ function resolveFacade(packet: PacketInput, ctx: TurnContext): TurnFacade {
     ...(ctx.stopSequences ? { stopSequences: ctx.stopSequences } : {}),
     ...(ctx.turnTail ? { turnTail: ctx.turnTail } : {}),
     promptUserMessage: ctx.promptUserMessage ?? packet.message,
+    ...(ctx.structuredOutput ? { structuredOutput: ctx.structuredOutput } : {}),
   };
 }

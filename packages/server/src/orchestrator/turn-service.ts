@@ -1,4 +1,5 @@
 import type { ChatResponse, PacketInput, WindowMessage } from "@solserver/core";
+import type { StructuredOutput } from "../structured-output/index.js";
 
 export interface TurnContext {
   readonly tenantId: string;
@@ -22,6 +23,11 @@ export interface TurnContext {
    */
   readonly turnTail?: readonly WindowMessage[];
   readonly promptUserMessage?: string;
+  /**
+   * The client's structured output (facade `response_format` / `text.format`): the provider is asked
+   * for that document instead of the envelope, and the reply is checked against it (one regeneration).
+   */
+  readonly structuredOutput?: StructuredOutput;
 }
 
 export interface TurnOutcome {

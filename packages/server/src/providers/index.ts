@@ -2,12 +2,12 @@ export type { SdkProviderOptions } from "./ai-sdk/index.js";
 export { createAnthropicProvider } from "./anthropic/index.js";
 export { createFallbackProvider, isFallbackWorthy, routeSelectorCalls } from "./composite/index.js";
 export { createProvider, type ProviderConfig, type ProviderOverrides } from "./create-provider.js";
-export { createGoogleProvider } from "./google/index.js";
 export {
   createOpenAiEmbeddings,
   type OpenAiEmbeddingsOptions,
   withEmbeddingCache,
 } from "./embeddings/index.js";
+export { createGoogleProvider } from "./google/index.js";
 export {
   buildOfflineEnvelope,
   createOfflineProvider,

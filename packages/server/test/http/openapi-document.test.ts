@@ -107,6 +107,11 @@ describe("/openapi.json documents what the routes answer", () => {
     const replies: [string, string, HttpReply][] = [
       ["POST", "/v1/chat", await srv.request("POST", "/v1/chat", turn, sse)],
       ["POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", completion, KEY)],
+      [
+        "POST",
+        "/v1/responses",
+        await srv.request("POST", "/v1/responses", { input: "Hi", stream: true }, KEY),
+      ],
       ["GET", "/v1/calendar/events.ics", await srv.request("GET", "/v1/calendar/events.ics", undefined, KEY)],
       [
         "GET",
@@ -114,7 +119,7 @@ describe("/openapi.json documents what the routes answer", () => {
         await srv.request("GET", "/v1/calendar/events.ics?thread_id=", undefined, KEY),
       ],
     ];
-    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 200, 400]);
+    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 200, 200, 400]);
     expect(replies.map(([m, p, r]) => check(m, p, r)).filter((p) => p !== null)).toEqual([]);
   });
 
@@ -146,6 +151,24 @@ describe("/openapi.json documents what the routes answer", () => {
       ["POST", "/v1/chat/completions", await srv.request("POST", "/v1/chat/completions", completion)],
       [
         "POST",
+        "/v1/responses",
+        await srv.request(
+          "POST",
+          "/v1/responses",
+          { input: "Remind me to call mom tomorrow at 9" },
+          {
+            ...KEY,
+            "x-sol-timezone": "Europe/Paris",
+          },
+        ),
+      ],
+      [
+        "POST",
+        "/v1/responses",
+        await srv.request("POST", "/v1/responses", { input: "Hi", previous_response_id: "resp_none" }, KEY),
+      ],
+      [
+        "POST",
         "/v1/checkpoints/evaluate",
         await srv.request(
           "POST",
@@ -155,7 +178,8 @@ describe("/openapi.json documents what the routes answer", () => {
         ),
       ],
     ];
-    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 304, 200, 200, 401, 200]);
+    expect(replies.map(([, , r]) => r.status)).toEqual([200, 200, 304, 200, 200, 401, 200, 404, 200]);
+    expect(replies[6]?.[2].headers.get("x-sol-actions")).toContain("create_reminder");
     expect(replies.flatMap(([m, p, r]) => undocumentedHeaders(doc, m, p, r))).toEqual([]);
     const spent = await limited.request("GET", "/v1/tasks", undefined, KEY);
     const limitedDoc: Doc = (await limited.request("GET", "/openapi.json")).json;

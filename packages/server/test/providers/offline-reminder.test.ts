@@ -20,7 +20,10 @@ describe("remind-me detection", () => {
       {
         action_kind: "create_reminder",
         action_label: "Create Reminder",
-        action_summary_bullets: ["Create a reminder: call mom", "Due: tomorrow at 9"],
+        action_summary_bullets: [
+          "Create a reminder: call mom",
+          "Due: tomorrow at 9 (Thu 6 Mar 2025, 09:00 (UTC))",
+        ],
         action_target: "Reminders",
         action_data_used: "title, due time",
         action_why: "You asked me to remind you.",
@@ -38,6 +41,20 @@ describe("remind-me detection", () => {
       (await provider.complete(mainRequest("remind me to call mom tomorrow at 9"))).text,
     );
     expect(envelope.meta?.action_needed?.[0]?.action_payload?.due).toBe("2025-03-06T07:00:00.000Z");
+  });
+
+  it("reads the due time in the request's IANA zone (hints.timeZone) and names it", async () => {
+    const provider = createOfflineProvider({ clock, timeZoneOffsetMinutes: 120 });
+    const zoned = mainRequest("remind me to call mom tomorrow at 9", { timeZone: "America/New_York" });
+    const action = parseEnvelope((await provider.complete(zoned)).text).meta?.action_needed?.[0];
+    expect(action?.action_payload).toEqual({
+      title: "call mom",
+      due: "2025-03-06T14:00:00.000Z",
+      timezone: "America/New_York",
+    });
+    expect(action?.action_summary_bullets).toContain(
+      "Due: tomorrow at 9 (Thu 6 Mar 2025, 09:00 (America/New_York))",
+    );
   });
 
   it("keeps the raw phrase as due without a clock or when it cannot be read", async () => {

@@ -4,10 +4,10 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
 import type { AppDeps } from "../app-deps.js";
-import { invalidRequestSentence } from "../error-mapping.js";
 import { writeSseData } from "../sse.js";
 import { defaultFacadeThread } from "./facade-thread.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
+import { FACADE_RESPONSE_HEADERS, facadeHeaders } from "./openai-headers.js";
 import {
   toChatCompletion,
   toChunks,
@@ -15,6 +15,7 @@ import {
   usesLegacyFunctions,
   wantsTools,
 } from "./openai-mapping.js";
+import { chatStructuredOutput, invalidFacadeRequest } from "./openai-structured.js";
 
 /**
  * `POST /v1/chat/completions`: the OpenAI Chat Completions API over the same governed turn as
@@ -28,16 +29,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         errorFormat: "openai",
         eventStream:
           "With stream: true: `data: <chat.completion.chunk>` events (with stream_options.include_usage, a last chunk with no choices carrying usage), then `data: [DONE]`.",
-        responseHeaders: {
-          200: {
-            "X-Sol-Mode": "The mode the turn ran in.",
-            "X-Sol-Breakpoint": "The breakpoint decision: must, should or skip.",
-            "X-Sol-Trace-Id": "The turn's trace run (GET /v1/traces/{traceRunId}).",
-            "X-Sol-Thread-Id": "The thread the turn joined (x-sol-thread-id, or the key's default thread).",
-            "X-Request-Id": "The turn's request id: the idempotency-key, or one the server made.",
-            "Idempotent-Replayed": "`true` when this is the stored answer to an earlier identical request.",
-          },
-        },
+        responseHeaders: { 200: FACADE_RESPONSE_HEADERS },
       },
       schema: {
         summary: "OpenAI-compatible chat completion (runs one governed turn)",
@@ -64,13 +56,11 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
       }
       const threadId = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
-      const turn = toFacadeTurn(body, { requestId, threadId });
-      if (!turn.ok) {
-        const details = turn.issues.map((i) => ({ path: (i.path ?? []).join("."), message: i.message }));
-        throw new SolError("invalid_input", invalidRequestSentence(details.map((d) => d.path)), {
-          details,
-        });
-      }
+      const timeZone = req.headers["x-sol-timezone"];
+      const structured = chatStructuredOutput(body.response_format);
+      if (!structured.ok) throw invalidFacadeRequest(structured.issues);
+      const turn = toFacadeTurn(body, { requestId, threadId, timeZone });
+      if (!turn.ok) throw invalidFacadeRequest(turn.issues);
       const {
         packet,
         window,
@@ -86,7 +76,8 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
           tenantId: req.tenantId,
           bodyHash,
           window,
-          instructions,
+          instructions: structured.value ? [...instructions, structured.value.instruction] : instructions,
+          ...(structured.value ? { structuredOutput: structured.value } : {}),
           ...(passthrough ? { passthrough } : {}),
           ...(stopSequences ? { stopSequences } : {}),
           ...(turnTail ? { turnTail } : {}),
@@ -95,14 +86,7 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         packet,
       );
       const { response } = outcome;
-      const headers: Record<string, string> = {
-        "x-sol-mode": response.modeDecision.modeLabel,
-        "x-sol-breakpoint": response.breakpoint.decision,
-        "x-sol-trace-id": response.trace.traceRunId,
-        "x-sol-thread-id": response.threadId,
-        "x-request-id": response.requestId,
-        ...(outcome.replayed ? { "idempotent-replayed": "true" } : {}),
-      };
+      const headers = facadeHeaders(response, outcome.replayed);
       const completion = toChatCompletion(outcome, { legacyFunctions: usesLegacyFunctions(body) });
       if (body.stream === true) {
         return writeSseData(

@@ -1,4 +1,4 @@
-import { CustomToolCall, FunctionToolCall, ToolCall } from "@solserver/core";
+import { CustomToolCall, FunctionToolCall, TimeZoneName, ToolCall } from "@solserver/core";
 import { z } from "zod";
 
 /** One text part of a content array; other part types (images, audio) are not accepted. */
@@ -50,6 +50,25 @@ export const OpenAiMessage = z.discriminatedUnion("role", [
 ]);
 export type OpenAiMessage = z.infer<typeof OpenAiMessage>;
 
+/** A client's JSON Schema (checked by Ajv when the request is mapped). */
+export const JsonSchemaObject = z.record(z.string(), z.unknown());
+
+/** Chat Completions `response_format`: plain text, any JSON object, or a document valid against a schema. */
+export const ChatResponseFormat = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("text") }),
+  z.looseObject({ type: z.literal("json_object") }),
+  z.looseObject({
+    type: z.literal("json_schema"),
+    json_schema: z.looseObject({
+      name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "1..64 letters, digits, _ or -"),
+      description: z.string().max(2000).optional(),
+      schema: JsonSchemaObject.optional(),
+      strict: z.boolean().nullable().optional(),
+    }),
+  }),
+]);
+export type ChatResponseFormat = z.infer<typeof ChatResponseFormat>;
+
 const TokenLimit = z.number().int().positive().max(200_000).nullable().optional();
 
 /**
@@ -83,6 +102,7 @@ export const ChatCompletionRequest = z
     logit_bias: z.record(z.string(), z.number().min(-100).max(100)).nullable().optional(),
     parallel_tool_calls: z.boolean().nullable().optional(),
     user: z.string().max(512).optional(),
+    response_format: ChatResponseFormat.nullable().optional(),
   })
   .superRefine((body, ctx) => {
     if (!body.messages.some((m) => m.role === "user")) {
@@ -104,6 +124,8 @@ const Id = z.string().min(1).max(128);
 export const FacadeHeaders = z.looseObject({
   "x-sol-thread-id": Id.optional(),
   "idempotency-key": Id.optional(),
+  /** The user's IANA time zone: the packet's `meta.timezone` (relative times are read in it). */
+  "x-sol-timezone": TimeZoneName.optional(),
 });
 
 export const CompletionUsage = z.object({

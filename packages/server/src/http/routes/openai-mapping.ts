@@ -150,7 +150,7 @@ export function wantsTools(body: ChatCompletionRequest): boolean {
  */
 export function toFacadeTurn(
   body: ChatCompletionRequest,
-  ids: { readonly requestId: string; readonly threadId: string },
+  ids: { readonly requestId: string; readonly threadId: string; readonly timeZone?: string | undefined },
 ): Result<FacadeTurn> {
   const lastUser = body.messages.findLastIndex((m) => m.role === "user");
   const instructions: string[] = [];
@@ -192,7 +192,11 @@ export function toFacadeTurn(
     threadId: ids.threadId,
     message,
     ...(maxOutputTokens === undefined ? {} : { budgets: { maxOutputTokens } }),
-    meta: { client: "openai-facade", model: body.model },
+    meta: {
+      client: "openai-facade",
+      model: body.model,
+      ...(ids.timeZone === undefined ? {} : { timezone: ids.timeZone }),
+    },
   });
   if (!packet.success) {
     return {
@@ -219,7 +223,15 @@ export function toFacadeTurn(
       ...(Object.keys(passthrough).length > 0 ? { passthrough } : {}),
       ...(stops.length > 0 ? { stopSequences: stops } : {}),
       ...tail,
-      bodyHash: sha256Hex(canonicalJson({ facade: "openai", threadId: ids.threadId, body: hashed })),
+      bodyHash: sha256Hex(
+        canonicalJson({
+          facade: "openai",
+          threadId: ids.threadId,
+          body: hashed,
+          // The zone changes what "tomorrow at 9" means, so it is part of the request.
+          ...(ids.timeZone === undefined ? {} : { timeZone: ids.timeZone }),
+        }),
+      ),
     },
   };
 }

@@ -1,8 +1,12 @@
+import { zonedParts, zonedTimeToUtc } from "@solserver/core";
+
 export interface DueTimeContext {
   /** Reference instant for relative phrases; without it only absolute dates resolve. */
   readonly nowMs?: number;
-  /** Offset of the user's local time from UTC, in minutes (UTC+2 is 120). */
+  /** Offset of the user's local time from UTC, in minutes (UTC+2 is 120); used when there is no `timeZone`. */
   readonly offsetMinutes: number;
+  /** The user's IANA zone (valid; checked at the edge): wins over `offsetMinutes`, DST included. */
+  readonly timeZone?: string;
 }
 
 const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
@@ -56,9 +60,10 @@ export function resolveDueTime(phrase: string, context: DueTimeContext): string 
     groups.period ?? (groups.day === "tonight" ? "night" : undefined),
   );
   if (minutes === undefined) return undefined;
-  if (groups.iso) return isoDate(groups.iso, minutes, context.offsetMinutes);
+  const calendar = calendarOf(context);
+  if (groups.iso) return isoDate(groups.iso, minutes, calendar);
   if (context.nowMs === undefined) return undefined;
-  return relativeDay(groups.day, groups.weekday, minutes, context.nowMs, context.offsetMinutes);
+  return relativeDay(groups.day, groups.weekday, minutes, context.nowMs, calendar);
 }
 
 function minutesOfDay(time: string | undefined, period: string | undefined): number | undefined {
@@ -82,13 +87,53 @@ function minutesOfDay(time: string | undefined, period: string | undefined): num
   return hour * 60 + minute;
 }
 
-function isoDate(iso: string, minutes: number, offsetMinutes: number): string | undefined {
+/** Local calendar arithmetic in the user's zone: a fixed offset, or an IANA zone (DST-aware). */
+interface LocalCalendar {
+  /** Today's date and weekday where the user is. */
+  today(nowMs: number): {
+    readonly year: number;
+    readonly month: number;
+    readonly day: number;
+    readonly weekday: number;
+    readonly minutes: number;
+  };
+  /** The instant of a local date (month 1..12) and minute of the day. */
+  toInstant(year: number, month: number, day: number, minutes: number): number;
+}
+
+function calendarOf(context: DueTimeContext): LocalCalendar {
+  const zone = context.timeZone;
+  if (zone !== undefined) {
+    return {
+      today(nowMs) {
+        const p = zonedParts(nowMs, zone);
+        return { ...p, minutes: p.hour * 60 + p.minute };
+      },
+      toInstant: (year, month, day, minutes) => zonedTimeToUtc({ year, month, day, minutes }, zone),
+    };
+  }
+  const offset = context.offsetMinutes;
+  return {
+    today(nowMs) {
+      const local = new Date(nowMs + offset * MINUTE_MS);
+      return {
+        year: local.getUTCFullYear(),
+        month: local.getUTCMonth() + 1,
+        day: local.getUTCDate(),
+        weekday: local.getUTCDay(),
+        minutes: local.getUTCHours() * 60 + local.getUTCMinutes(),
+      };
+    },
+    toInstant: (year, month, day, minutes) => Date.UTC(year, month - 1, day) + (minutes - offset) * MINUTE_MS,
+  };
+}
+
+function isoDate(iso: string, minutes: number, calendar: LocalCalendar): string | undefined {
   const [y, m, d] = iso.split("-").map(Number) as [number, number, number];
-  const dayStart = Date.UTC(y, m - 1, d);
-  const check = new Date(dayStart);
+  const check = new Date(Date.UTC(y, m - 1, d));
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d)
     return undefined;
-  return new Date(dayStart + (minutes - offsetMinutes) * MINUTE_MS).toISOString();
+  return new Date(calendar.toInstant(y, m, d, minutes)).toISOString();
 }
 
 function relativeDay(
@@ -96,19 +141,25 @@ function relativeDay(
   weekday: string | undefined,
   minutes: number,
   nowMs: number,
-  offsetMinutes: number,
+  calendar: LocalCalendar,
 ): string {
-  const localNow = new Date(nowMs + offsetMinutes * MINUTE_MS);
-  const localMidnight = Date.UTC(localNow.getUTCFullYear(), localNow.getUTCMonth(), localNow.getUTCDate());
+  const today = calendar.today(nowMs);
   let addDays = 0;
   if (day === "tomorrow") addDays = 1;
   else if (weekday !== undefined) {
     // "on friday" said on a Friday means next week's.
-    addDays = (WEEKDAYS.indexOf(weekday) - localNow.getUTCDay() + 7) % 7 || 7;
-  } else if (day === undefined && localMidnight + minutes * MINUTE_MS <= localNow.getTime()) {
+    addDays = (WEEKDAYS.indexOf(weekday) - today.weekday + 7) % 7 || 7;
+  } else if (day === undefined && minutes <= today.minutes) {
     // A bare time already past today means tomorrow.
     addDays = 1;
   }
-  const localTarget = localMidnight + addDays * DAY_MS + minutes * MINUTE_MS;
-  return new Date(localTarget - offsetMinutes * MINUTE_MS).toISOString();
+  // Date.UTC carries day overflow into the next month and year.
+  const target = new Date(Date.UTC(today.year, today.month - 1, today.day + addDays));
+  const instant = calendar.toInstant(
+    target.getUTCFullYear(),
+    target.getUTCMonth() + 1,
+    target.getUTCDate(),
+    minutes,
+  );
+  return new Date(instant).toISOString();
 }

@@ -3,6 +3,7 @@ import { SolError } from "@solserver/core";
 import type { StreamingLlmProvider } from "../streaming-provider.js";
 import { estimateTokens } from "../token-estimate.js";
 import { buildOfflineEnvelope } from "./offline-envelope.js";
+import { schemaInstance } from "./schema-instance.js";
 import { offlineModeDecision } from "./selector.js";
 
 export const OFFLINE_PROVIDER_NAME = "offline";
@@ -11,7 +12,10 @@ export const OFFLINE_MODEL = "offline-v1";
 export interface OfflineProviderOptions {
   /** Reference time for relative reminder phrases; without it `due` stays the raw phrase. */
   readonly clock?: Clock;
-  /** The user's offset from UTC in minutes, used to read "tomorrow at 9" (default 0, UTC). */
+  /**
+   * The user's offset from UTC in minutes, used to read "tomorrow at 9" (default 0, UTC) when the
+   * request carries no time zone (`hints.timeZone`, from the packet's `meta.timezone`).
+   */
   readonly timeZoneOffsetMinutes?: number;
   /** How many deltas `stream()` splits a reply into (default 4). */
   readonly streamParts?: number;
@@ -86,8 +90,20 @@ function replyText(request: LlmRequest, nowMs: number | undefined, offsetMinutes
     const decision = offlineModeDecision(request);
     return request.json ? JSON.stringify(decision) : decision.modeLabel;
   }
-  const context = nowMs === undefined ? { offsetMinutes } : { nowMs, offsetMinutes };
+  const timeZone = request.hints?.timeZone;
+  const context = {
+    offsetMinutes,
+    ...(nowMs === undefined ? {} : { nowMs }),
+    ...(timeZone === undefined ? {} : { timeZone }),
+  };
   const envelope = buildOfflineEnvelope(request, context);
+  const format = request.responseFormat;
+  if (request.hints?.clientDocument === true && format !== undefined) {
+    // The client's structured output: a valid instance of its schema, or an object holding the reply.
+    return JSON.stringify(
+      format.type === "json_schema" ? schemaInstance(format.schema) : { reply: envelope.assistant_text },
+    );
+  }
   return request.json ? JSON.stringify(envelope) : envelope.assistant_text;
 }
 

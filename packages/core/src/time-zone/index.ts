@@ -1,0 +1,9 @@
+export {
+  formatInZone,
+  isValidTimeZone,
+  type ZonedParts,
+  zonedIsoString,
+  zonedParts,
+  zonedTimeToUtc,
+  zoneOffsetMinutes,
+} from "./zone.js";
