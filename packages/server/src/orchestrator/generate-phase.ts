@@ -32,6 +32,7 @@ export async function generatePhase(
       ...(retrievalMemento ? { previousShape: retrievalMemento } : {}),
     },
     prompt,
+    ...(plan.show === undefined ? {} : { show: plan.show }),
   });
   traceDriftSurfacing(trace, {
     requested: loaded.driftCheck,

@@ -8,6 +8,7 @@ import type {
   WindowMessage,
 } from "@solserver/core";
 import { policyRequest, throwOnDriverBlockIssues } from "./packet-helpers.js";
+import { type ShownText, showing } from "./stream-sink.js";
 import type { TurnContext } from "./turn-service.js";
 
 /** The OpenAI-facade fields of a turn (see TurnContext); absent ones are absent on /v1/chat. */
@@ -38,6 +39,8 @@ export interface TurnPlan {
   /** False when `budgets.maxRegenerations` is 0. */
   readonly regenerationAllowed: boolean;
   readonly facade: TurnFacade;
+  /** Set when the caller streams the reply (TurnContext.stream): what its sink has been shown. */
+  readonly show?: ShownText;
   /** The Driver Block policy of a routed mode; each mode label is resolved at most once per turn. */
   policyFor(modeLabel: string): Result<CompiledPolicy, PolicyIssue>;
 }
@@ -66,6 +69,7 @@ export function resolveTurnPlan(packet: PacketInput, ctx: TurnContext, policy: P
     ...(budgets?.timeoutMs === undefined ? {} : { timeoutMs: budgets.timeoutMs }),
     regenerationAllowed: budgets?.maxRegenerations !== 0,
     facade: resolveFacade(packet, ctx),
+    ...(ctx.stream === undefined ? {} : { show: showing(ctx.stream) }),
     policyFor,
   };
 }

@@ -1,4 +1,5 @@
 import type { ChatResponse, PacketInput, WindowMessage } from "@solserver/core";
+import type { TurnStreamSink } from "./stream-sink.js";
 
 export interface TurnContext {
   readonly tenantId: string;
@@ -22,6 +23,11 @@ export interface TurnContext {
    */
   readonly turnTail?: readonly WindowMessage[];
   readonly promptUserMessage?: string;
+  /**
+   * Streams the reply: guarded `delta`s and `retract`s as the model writes (api.md §3). An idempotent
+   * replay sends nothing here; the caller streams the stored reply.
+   */
+  readonly stream?: TurnStreamSink;
 }
 
 export interface TurnOutcome {
