@@ -250,7 +250,7 @@ function stopViolation(streamed: StreamedCall): Violation {
 /** A repaired envelope is a valid reply, but never silently: a warn note says what was repaired. */
 function withRepairNote(lint: LintResult, repair: string): LintResult {
   const note: Violation = {
-    code: "envelope_repaired",
+    code: repair === "truncated" ? "envelope_truncated" : "envelope_repaired",
     source: "envelope",
     enforcement: "warn",
     message:
