@@ -140,11 +140,21 @@ export {
   restoreCheckpointSession,
   toTraceEventDraft,
 } from "./cra/index.js";
-export type { LintResult } from "./drift/index.js";
+export type {
+  LintResult,
+  PrefixCheckCode,
+  StreamGuard,
+  StreamGuardInput,
+  StreamGuardStep,
+  StreamGuardViolation,
+} from "./drift/index.js";
 export {
   buildPatchDirectives,
+  createStreamGuard,
   decideDriftOutcome,
   detectDriftCheckRequest,
+  hasEndOfReplyChecks,
+  LINT_CODES,
   lintOutput,
   shouldSurfaceDrift,
 } from "./drift/index.js";
@@ -290,8 +300,23 @@ export {
   projectTaskForStore,
   type StoreProjectionOptions,
 } from "./ports/index.js";
-export type { AssembledPrompt, AssemblePromptInput, MountedLaw, WindowMessage } from "./prompt/index.js";
-export { assemblePrompt, createLawRegistry, DEFAULT_MOUNTED_LAW, parseModelOutput } from "./prompt/index.js";
+export type {
+  AssembledPrompt,
+  AssemblePromptInput,
+  EnvelopeStreamMode,
+  EnvelopeStreamParser,
+  MountedLaw,
+  ParsedModelOutput,
+  WindowMessage,
+} from "./prompt/index.js";
+export {
+  ASSISTANT_TEXT_ALIASES,
+  assemblePrompt,
+  createEnvelopeStreamParser,
+  createLawRegistry,
+  DEFAULT_MOUNTED_LAW,
+  parseModelOutput,
+} from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
 export type {

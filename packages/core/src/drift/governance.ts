@@ -148,3 +148,34 @@ export function isModeLabel(announced: string, modes: readonly string[]): boolea
   const canon = canonLabel(announced);
   return modes.some((mode) => canonLabel(mode) === canon);
 }
+
+/** A strict self-announced switch to a pack mode, with where its mode name starts (modeSwitchAt). */
+export interface ModeSwitchAt {
+  readonly mode: string;
+  /** Index of the announced mode's name in the normalised text. */
+  readonly labelIndex: number;
+  /** Index just past "... mode" in the normalised text. */
+  readonly end: number;
+}
+
+/**
+ * Every strict mode switch findModeSwitch would report (self-announced, to a pack mode other than the
+ * routed one), with positions; a stream guard stops releasing text at the mode's name.
+ */
+export function strictModeSwitches(
+  normalizedText: string,
+  modeLabel: string,
+  modes: readonly string[],
+): ModeSwitchAt[] {
+  const active = canonLabel(modeLabel);
+  const found: ModeSwitchAt[] = [];
+  for (const match of normalizedText.matchAll(MODE_SWITCH)) {
+    const announced = match[3];
+    if (announced === undefined || canonLabel(announced) === active || !isModeLabel(announced, modes))
+      continue;
+    const end = (match.index ?? 0) + match[0].length;
+    if (!isSelfAnnouncement(match, normalizedText.slice(end))) continue;
+    found.push({ mode: announced, labelIndex: end - " mode".length - announced.length, end });
+  }
+  return found;
+}

@@ -85,8 +85,8 @@ export function lintOutput(input: LintInput): LintResult {
     add(
       LINT_CODES.formatViolation,
       "envelope",
-      "warn",
-      "The reply was not one JSON object following output envelope v1; answer with exactly one such JSON object.",
+      "strict",
+      'The reply was not one JSON object following output envelope v1; answer with exactly one JSON object {"assistant_text": "...", "meta": {...}} and nothing around it.',
     );
   }
   if (normalized.length === 0) {

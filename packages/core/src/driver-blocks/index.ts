@@ -1,7 +1,7 @@
 export { CLAIMED_ACTION_PATTERNS } from "./claimed-actions.js";
 export type { CompileOptions, SelectedBlock } from "./compile.js";
 export { compileDriverBlocks, compileSelectedBlocks } from "./compile.js";
-export type { CompiledPattern, PatternMatch, PatternScanner } from "./patterns.js";
+export type { CompiledPattern, NormalizedWithOffsets, PatternMatch, PatternScanner } from "./patterns.js";
 export {
   compilePattern,
   createPatternScanner,
@@ -10,6 +10,7 @@ export {
   matchNormalized,
   matchPattern,
   normalizeForMatch,
+  normalizeWithOffsets,
   textMatches,
 } from "./patterns.js";
 export type { PolicyEngine, PolicyEngineOptions, PolicyRequest } from "./policy-engine.js";

@@ -46,6 +46,77 @@ export function normalizeForMatch(text: string): string {
     .trim();
 }
 
+/** Normalised text with, for each of its characters, the index in the input it came from. */
+export interface NormalizedWithOffsets {
+  /** Exactly `normalizeForMatch(text)`. */
+  readonly normalized: string;
+  /** `offsets[i]` is the input index of `normalized[i]`; `offsets[normalized.length]` is the input's length. */
+  readonly offsets: Int32Array;
+}
+
+const SPACE = /\s/;
+
+/**
+ * normalizeForMatch, keeping where each output character came from: a stream guard finds a match in
+ * normalised text and must stop releasing the input before the match's first input character.
+ */
+export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
+  const kept = keptAfterEmphasis(text);
+  const unemphasised = kept.map((i) => text.charAt(i)).join("");
+  const lower = unemphasised.toLowerCase();
+  // A few letters lower to two units (İ); each unit's own lower case says how many of the whole
+  // string's (which alone knows a final sigma) it produced.
+  const same = lower.length === unemphasised.length;
+  const chars: string[] = [];
+  const from: number[] = [];
+  let at = 0;
+  for (let k = 0; k < kept.length; k++) {
+    const width = same ? 1 : unemphasised.charAt(k).toLowerCase().length;
+    for (const ch of lower.slice(at, at + width)) pushNormalized(chars, from, ch, kept[k] as number);
+    at += width;
+  }
+  while (chars.length > 0 && chars[chars.length - 1] === " ") {
+    chars.pop();
+    from.pop();
+  }
+  const offsets = new Int32Array(chars.length + 1);
+  offsets.set(from);
+  offsets[chars.length] = text.length;
+  return { normalized: chars.join(""), offsets };
+}
+
+function keptAfterEmphasis(text: string): number[] {
+  const removed = new Set<number>();
+  if (text.includes("_")) {
+    for (const match of text.matchAll(EMPHASIS_UNDERSCORES)) {
+      for (let i = 0; i < match[0].length; i++) removed.add((match.index ?? 0) + i);
+    }
+  }
+  const kept: number[] = [];
+  for (let i = 0; i < text.length; i++) if (!removed.has(i)) kept.push(i);
+  return kept;
+}
+
+function pushNormalized(chars: string[], from: number[], ch: string, index: number): void {
+  if (ch === "*" || ch === "`") return;
+  if (SPACE.test(ch)) {
+    // Runs collapse to one space and a leading one is trimmed.
+    if (chars.length > 0 && chars[chars.length - 1] !== " ") {
+      chars.push(" ");
+      from.push(index);
+    }
+    return;
+  }
+  const straight =
+    ch === "\u2018" || ch === "\u2019" || ch === "\u02bc"
+      ? "'"
+      : ch === "\u201c" || ch === "\u201d"
+        ? '"'
+        : ch;
+  chars.push(straight);
+  from.push(index);
+}
+
 /** Expands slash alternatives of a pattern (not normalised); [] when nothing is left. */
 export function expandSlashAlternatives(pattern: string): string[] {
   const positions = pattern
@@ -151,7 +222,7 @@ export function textMatches(text: string, pattern: string): boolean {
 
 // Every reply is linted against a few hundred alternatives, so the edge test is on a hot path: ASCII
 // is decided by code range, and only other characters go to the Unicode regex.
-function isWordChar(ch: string): boolean {
+export function isWordChar(ch: string): boolean {
   const code = ch.charCodeAt(0);
   if (code < 0x80) {
     return (
@@ -165,7 +236,7 @@ function isWordChar(ch: string): boolean {
 }
 
 /** First occurrence of `needle` at or after `start` whose word-character edges stand free; -1 if none. */
-function findOnWordBoundary(text: string, needle: string, start = 0): number {
+export function findOnWordBoundary(text: string, needle: string, start = 0): number {
   const checkStart = isWordChar(charAfter(needle, 0));
   const checkEnd = isWordChar(charBefore(needle, needle.length));
   let from = start;

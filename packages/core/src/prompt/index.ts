@@ -2,6 +2,8 @@ export type { AssembledPrompt, AssemblePromptInput, WindowMessage } from "./asse
 export { assemblePrompt, DEFAULT_WINDOW_SIZE, hashPromptMessages, renderRuntimeDeltas } from "./assemble.js";
 export { DEFAULT_MOUNTED_LAW } from "./default-law.js";
 export { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
+export type { EnvelopeStreamMode, EnvelopeStreamParser } from "./envelope-stream.js";
+export { ASSISTANT_TEXT_ALIASES, createEnvelopeStreamParser } from "./envelope-stream.js";
 export type { LawRegistry, MountedLaw } from "./law-registry.js";
 export { compareLawVersions, createLawRegistry, mountLaw } from "./law-registry.js";
 export { MEMENTO_LIST_LIMIT, renderMementoSummary } from "./memento-summary.js";

@@ -330,11 +330,11 @@ const TABLE: readonly Row[] = [
   { name: "warn block", text: "Ok.", inline: [soft], codes: ["driver_block_required_missing"], passed: true },
   // Envelope.
   {
-    name: "format violation (warn)",
+    name: "format violation (strict: not an envelope even after repair)",
     text: "Plain answer.",
     formatViolation: true,
     codes: ["format_violation"],
-    passed: true,
+    passed: false,
   },
   { name: "empty output", text: "  \n ", codes: ["empty_output"], passed: false },
 ];

@@ -39,6 +39,8 @@ export type ScriptStep =
       readonly end?: "done" | "reset" | "close";
       /** Held after the chunks and before the end, so a test can act mid-stream. */
       readonly waitFor?: Promise<unknown>;
+      /** Pause between chunks (a model producing tokens at a pace); default 0: all at once. */
+      readonly intervalMs?: number;
     })
   | { readonly kind: "reset" }
   | (Delayed & {
@@ -205,7 +207,16 @@ async function respond(
       res.end(step.body);
       return;
     case "stream": {
-      await writeStream(res, req, model, sequence, step.chunks, step.end ?? "done", step.waitFor);
+      await writeStream(
+        res,
+        req,
+        model,
+        sequence,
+        step.chunks,
+        step.end ?? "done",
+        step.waitFor,
+        step.intervalMs,
+      );
       return;
     }
     default: {
@@ -244,17 +255,20 @@ async function writeStream(
   chunks: readonly string[],
   end: "done" | "reset" | "close",
   waitFor?: Promise<unknown>,
+  intervalMs = 0,
 ): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const id = `chatcmpl-scripted-${sequence}`;
   const frame = (choice: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [choice], ...extra })}\n\n`;
   let text = "";
-  chunks.forEach((content, index) => {
+  for (const [index, content] of chunks.entries()) {
+    if (index > 0 && intervalMs > 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    if (res.destroyed) return;
     text += content;
     const delta = index === 0 ? { role: "assistant", content } : { content };
     res.write(frame({ index: 0, delta, finish_reason: null }));
-  });
+  }
   if (waitFor !== undefined) await waitFor.catch(() => undefined);
   if (res.destroyed) return;
   if (end === "reset") {

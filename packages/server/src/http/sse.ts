@@ -70,3 +70,34 @@ export function writeSseData(
   res.end(payloads.map((p) => `data: ${typeof p === "string" ? p : JSON.stringify(p)}\n\n`).join(""));
   return reply;
 }
+
+/** An event stream opened on its first event, so a failure before it can still be a plain JSON error. */
+export interface LazySse {
+  readonly started: boolean;
+  /** Writes one event, sending the stream's head first when this is the first. */
+  send(event: string, data: unknown): void;
+  /** Ends the stream (opening it first when nothing was sent). */
+  end(): void;
+}
+
+/** Opens the event stream on the first `send`; `headers()` is read then. */
+export function lazySse(reply: FastifyReply, headers: () => Record<string, string> = () => ({})): LazySse {
+  let res: ReturnType<typeof startSse> | null = null;
+  const open = () => {
+    res ??= startSse(reply, headers());
+    return res;
+  };
+  return {
+    get started() {
+      return res !== null;
+    },
+    send(event, data) {
+      const out = open();
+      if (out.destroyed) return;
+      out.write(`event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    },
+    end() {
+      open().end();
+    },
+  };
+}

@@ -39,6 +39,7 @@ export async function generatePhase(
       ...(timeZone === undefined ? {} : { timeZone }),
     },
     prompt,
+    ...(plan.show === undefined ? {} : { show: plan.show }),
   });
   // Facade structured output: a reply still not the client's document after the regeneration fails the turn.
   if (plan.facade.structuredOutput) throwOnStructuredMismatch(gen.violations);

@@ -3,28 +3,31 @@ import {
   buildPatchDirectives,
   type CompiledPolicy,
   decideDriftOutcome,
+  LINT_CODES,
   type LintResult,
   type LlmCallPurpose,
   type LlmProvider,
+  type LlmRequest,
   type LlmRequestHints,
   type LlmResponse,
   lintOutput,
   type ModeDecision,
   type ModelOutputEnvelope,
-  parseModelOutput,
   SolError,
   type ToolCall,
   type Violation,
 } from "@solserver/core";
 import type { TurnPrompt } from "./assemble-phase.js";
+import { readEnvelope } from "./envelope-repair.js";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { envelopeResponseFormat, traceFallbacks } from "./provider-calls.js";
 import { refusalOf } from "./refusal.js";
 import { cutAtStopSequence } from "./stop-sequences.js";
+import type { ShownText } from "./stream-sink.js";
+import { type StreamedCall, streamedCall } from "./streamed-call.js";
 import { readStructuredReply, withStructuredViolation } from "./structured-reply.js";
 import { toolCallName, toolCallsOf } from "./tool-calls.js";
 import type { TraceBuffer } from "./trace-buffer.js";
-import { truncatedEnvelopeText } from "./truncated-envelope.js";
 import type { TurnPlan } from "./turn-plan.js";
 
 export interface GenerationInput {
@@ -39,6 +42,8 @@ export interface GenerationInput {
   readonly hints: LlmRequestHints;
   readonly trace: TraceBuffer;
   readonly onCall: (purpose: LlmCallPurpose, response: LlmResponse) => void;
+  /** Set when the route streams the reply: guarded deltas and retracts go here as the model writes. */
+  readonly show?: ShownText;
 }
 
 export interface GenerationResult {
@@ -66,9 +71,17 @@ interface Attempt {
   readonly prompt: AssembledPrompt;
   readonly toolCalls: readonly ToolCall[];
   readonly refusal?: string;
+  /** True when the reply was not an envelope, even after repair. */
+  readonly formatViolation: boolean;
+  /** Set for a streamed call cut at a prefix violation (its text is partial). */
+  readonly stoppedAt?: string;
 }
 
-async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directives?: readonly string[]) {
+async function attempt(
+  input: GenerationInput,
+  purpose: LlmCallPurpose,
+  directives?: readonly string[],
+): Promise<Attempt> {
   const { prompt, trimmedForBudget } = assembleWithinBudget({
     ...input.prompt,
     ...(directives ? { patchDirectives: directives } : {}),
@@ -88,7 +101,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
   });
   const { timeoutMs, maxOutputTokens, facade } = input.plan;
   const structured = facade.structuredOutput;
-  const response = await input.provider.complete({
+  const request: LlmRequest = {
     purpose,
     // budgets.timeoutMs caps each model call of the turn; the provider fails it as a timeout (502).
     ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
@@ -98,9 +111,12 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     hints: structured ? { ...input.hints, clientDocument: true } : input.hints,
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(facade.passthrough === undefined ? {} : { passthrough: facade.passthrough }),
-  });
+  };
+  const streamed = await callModel(input, request, purpose);
+  const response = streamed?.response ?? (await input.provider.complete(request));
   input.onCall(purpose, response);
   traceFallbacks(input.trace, purpose, response);
+  if (streamed?.aborted === true) return stoppedAttempt(input, purpose, streamed, prompt);
   input.trace.add(
     "model_call",
     "completed",
@@ -131,11 +147,12 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
       prompt,
       toolCalls,
       ...(direct.refusal === undefined ? {} : { refusal: direct.refusal }),
+      formatViolation: false,
     } satisfies Attempt;
   }
   // Structured output (facade hook): the reply is the client's document, checked against its schema.
   const document = structured ? readStructuredReply(response.text, structured) : null;
-  const read = document ?? readEnvelope(response);
+  const read = document ?? readEnvelope(response.text, response.finishReason === "length");
   const cut = document
     ? { stopped: false, text: read.envelope.assistant_text }
     : cutAtStopSequence(read.envelope.assistant_text, input.plan.facade.stopSequences);
@@ -149,7 +166,7 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
       modeDecision: input.modeDecision,
       policy: input.policy,
       modes: input.modes,
-      formatViolation: "formatViolation" in parsed ? parsed.formatViolation : false,
+      formatViolation: parsed.formatViolation,
     }),
     document,
   );
@@ -160,11 +177,102 @@ async function attempt(input: GenerationInput, purpose: LlmCallPurpose, directiv
     {
       purpose,
       parse: parsed.parse,
+      ...(read.repair === undefined ? {} : { repair: read.repair }),
+      ...(streamed?.violation ? { streamStoppedAt: streamed.violation.code } : {}),
       ...(cut.stopped ? { stoppedAtSequence: true } : {}),
       violations: lint.violations.map((v) => v.code),
     },
   );
-  return { response: answered, envelope: parsed.envelope, lint, prompt, toolCalls } satisfies Attempt;
+  return {
+    response: answered,
+    envelope: parsed.envelope,
+    lint: read.repair === undefined ? lint : withRepairNote(lint, read.repair),
+    prompt,
+    toolCalls,
+    formatViolation: parsed.formatViolation,
+  } satisfies Attempt;
+}
+
+/**
+ * Streams the call when the route streams and the call is an envelope reply the guard can read (not
+ * passthrough tool calls); null when the call is made whole. A regeneration is still possible when
+ * this is the main call and budgets allow one: only then is the upstream cut at a violation.
+ */
+async function callModel(input: GenerationInput, request: LlmRequest, purpose: LlmCallPurpose) {
+  const show = input.show;
+  if (
+    show === undefined ||
+    input.provider.stream === undefined ||
+    input.plan.facade.passthrough !== undefined
+  ) {
+    return null;
+  }
+  const abortOnViolation = purpose === "main" && input.plan.regenerationAllowed;
+  return streamedCall(input, request, show, abortOnViolation);
+}
+
+/** A main call cut at a prefix violation: its lint is the violations of the text read so far. */
+function stoppedAttempt(
+  input: GenerationInput,
+  purpose: LlmCallPurpose,
+  streamed: StreamedCall,
+  prompt: AssembledPrompt,
+): Attempt {
+  const prefixCodes = new Set<string>([
+    LINT_CODES.forbiddenPattern,
+    LINT_CODES.authorityLaundering,
+    LINT_CODES.claimedAction,
+    LINT_CODES.modeDrift,
+  ]);
+  const full = lintOutput({
+    text: streamed.guardedText,
+    modeDecision: input.modeDecision,
+    policy: input.policy,
+    modes: input.modes,
+  });
+  const violations = full.violations.filter((v) => prefixCodes.has(v.code));
+  const lint: LintResult = { passed: violations.every((v) => v.enforcement !== "strict"), violations };
+  input.trace.add("validate", "warning", "Stream stopped at a prefix violation", {
+    purpose,
+    parse: "stream_stopped",
+    streamStoppedAt: streamed.violation?.code ?? null,
+    violations: violations.map((v) => v.code),
+  });
+  return {
+    response: streamed.response,
+    envelope: { assistant_text: streamed.guardedText.slice(0, streamed.violation?.index ?? undefined) },
+    lint: lint.passed ? { passed: false, violations: [...violations, stopViolation(streamed)] } : lint,
+    prompt,
+    toolCalls: [],
+    formatViolation: false,
+    stoppedAt: streamed.violation?.code ?? "violation",
+  };
+}
+
+// The guard and lintOutput read the same phrases; should they ever disagree, the stop still counts.
+function stopViolation(streamed: StreamedCall): Violation {
+  return {
+    code: streamed.violation?.code ?? LINT_CODES.forbiddenPattern,
+    source: "stream-guard",
+    enforcement: "strict",
+    message: `The reply contains "${streamed.violation?.phrase ?? "a forbidden phrase"}"; remove or rephrase it.`,
+  };
+}
+
+/** A repaired envelope is a valid reply, but never silently: a warn note says what was repaired. */
+function withRepairNote(lint: LintResult, repair: string): LintResult {
+  const note: Violation = {
+    code: repair === "truncated" ? "envelope_truncated" : "envelope_repaired",
+    source: "envelope",
+    enforcement: "warn",
+    message:
+      repair === "salvaged_meta"
+        ? "The reply's envelope had invalid meta parts; its text and valid parts were kept, the rest of the meta was dropped."
+        : repair === "alias_key"
+          ? "The reply's envelope used other keys; it was rebuilt as assistant_text and meta."
+          : "The reply's envelope was cut off; the text it reached is the reply and its meta was lost.",
+  };
+  return { passed: lint.passed, violations: [...lint.violations, note] };
 }
 
 /**
@@ -201,19 +309,6 @@ function directReply(
 }
 
 /**
- * The reply's envelope. A reply the provider cut off at the token limit is unfinished JSON; its
- * `assistant_text` so far is the reply (rather than the raw JSON shown as a format violation).
- */
-function readEnvelope(response: LlmResponse): ReturnType<typeof parseModelOutput> {
-  const parsed = parseModelOutput(response.text);
-  if (!parsed.formatViolation || response.finishReason !== "length") return parsed;
-  const partial = truncatedEnvelopeText(response.text);
-  return partial === null
-    ? parsed
-    : { envelope: { assistant_text: partial }, formatViolation: false, parse: "truncated" };
-}
-
-/**
  * Main call, validation and at most one regeneration with targeted patch directives (S5). If the
  * regeneration call itself fails, the first (non-compliant) output is returned rather than nothing.
  */
@@ -225,13 +320,16 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
     first: first.lint,
     regenerationAllowed: input.plan.regenerationAllowed && !cutShort,
   });
-  if (decision.action === "return") return toResult(first, decision, [first]);
+  if (decision.action === "return") return settled(input, toResult(input, first, decision, [first]));
 
   const directives = buildPatchDirectives(first.lint.violations);
   input.trace.add("drift", "warning", "Drift flare: regenerating once with patch directives", {
     violations: first.lint.violations.map((v) => v.code),
     directives: directives.length,
+    ...(first.stoppedAt === undefined ? {} : { streamStoppedAt: first.stoppedAt }),
   });
+  // Everything streamed so far is withdrawn; the regeneration streams through the same guard.
+  input.show?.retract(retractReason(first));
   let second: Attempt;
   try {
     second = await attempt(input, "regeneration", directives);
@@ -240,17 +338,30 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
     input.trace.add("drift", "failed", "Regeneration call failed; returning the first output", {
       code: error.code,
     });
-    return toResult(first, { passed: false, regenerated: false, flare: true, repeatedFailure: true }, [
-      first,
-    ]);
+    const outcome = { passed: false, regenerated: false, flare: true, repeatedFailure: true };
+    return settled(input, toResult(input, first, outcome, [first]));
   }
   const final = decideDriftOutcome({ first: first.lint, second: second.lint });
   if (final.action !== "return")
     throw new SolError("internal", "Drift protocol asked for a second regeneration.");
-  return toResult(final.use === "second" ? second : first, final, [first, second]);
+  return settled(input, toResult(input, final.use === "second" ? second : first, final, [first, second]));
+}
+
+/** The first strict violation's code: what a streaming client is told when its deltas are withdrawn. */
+function retractReason(first: Attempt): string {
+  return (
+    first.stoppedAt ?? first.lint.violations.find((v) => v.enforcement === "strict")?.code ?? "violation"
+  );
+}
+
+/** Streams what the guard still held once the whole reply is decided, so the deltas add up to it. */
+function settled(input: GenerationInput, result: GenerationResult): GenerationResult {
+  input.show?.settle(result.text, "reply_replaced");
+  return result;
 }
 
 function toResult(
+  input: GenerationInput,
   chosen: Attempt,
   outcome: {
     passed: boolean;
@@ -269,10 +380,22 @@ function toResult(
     regenerated: outcome.regenerated,
     flare: outcome.flare,
     repeatedFailure: outcome.repeatedFailure,
-    violations: outcome.violations ?? chosen.lint.violations,
+    violations: chosen.formatViolation
+      ? [...(outcome.violations ?? chosen.lint.violations), metaLost(input, outputs.length > 1)]
+      : (outcome.violations ?? chosen.lint.violations),
     response: chosen.response,
     prompt: chosen.prompt,
     toolCalls: chosen.toolCalls,
     ...(chosen.refusal === undefined ? {} : { refusal: chosen.refusal }),
   };
+}
+
+/**
+ * The reply returned was not an envelope even after repair (and after the one regeneration when one
+ * ran): its text is the reply and the turn's meta is lost. Said in the response and the trace.
+ */
+function metaLost(input: GenerationInput, regenerated: boolean): Violation {
+  const message = `The reply was not an output envelope${regenerated ? ", even after a regeneration" : ""}: its text is the reply, and the turn's meta (memento shape, signals, proposed actions) was lost.`;
+  input.trace.add("validate", "warning", "Envelope meta lost", { regenerated });
+  return { code: "envelope_meta_lost", source: "envelope", enforcement: "warn", message };
 }

@@ -9,6 +9,9 @@ export interface StructuredRead {
   readonly envelope: ModelOutputEnvelope;
   readonly parse: "structured";
   readonly violation?: Violation;
+  /** A document is never repaired or read as an envelope: these keep it beside an envelope read. */
+  readonly repair?: undefined;
+  readonly formatViolation: false;
 }
 
 /**
@@ -17,10 +20,13 @@ export interface StructuredRead {
  */
 export function readStructuredReply(text: string, structured: StructuredOutput): StructuredRead {
   const checked = structured.check(text);
-  if (checked.ok) return { envelope: { assistant_text: checked.document }, parse: "structured" };
+  if (checked.ok) {
+    return { envelope: { assistant_text: checked.document }, parse: "structured", formatViolation: false };
+  }
   return {
     envelope: { assistant_text: text.trim() },
     parse: "structured",
+    formatViolation: false,
     violation: {
       code: STRUCTURED_MISMATCH,
       source: "response_format",

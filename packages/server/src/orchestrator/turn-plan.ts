@@ -10,6 +10,7 @@ import type {
 import type { StructuredOutput } from "../structured-output/index.js";
 import { policyRequest, throwOnDriverBlockIssues } from "./packet-helpers.js";
 import type { ResolvedPinnedContext } from "./pinned-context.js";
+import { type ShownText, showing } from "./stream-sink.js";
 import type { TurnContext } from "./turn-service.js";
 
 /** The OpenAI-facade fields of a turn (see TurnContext); absent ones are absent on /v1/chat. */
@@ -44,6 +45,8 @@ export interface TurnPlan {
   readonly facade: TurnFacade;
   /** The packet's `pinnedContextRef`, resolved before the claim (404 unknown, 409 hash mismatch). */
   readonly pinnedContext?: ResolvedPinnedContext;
+  /** Set when the caller streams the reply (TurnContext.stream): what its sink has been shown. */
+  readonly show?: ShownText;
   /** The Driver Block policy of a routed mode; each mode label is resolved at most once per turn. */
   policyFor(modeLabel: string): Result<CompiledPolicy, PolicyIssue>;
 }
@@ -72,6 +75,7 @@ export function resolveTurnPlan(packet: PacketInput, ctx: TurnContext, policy: P
     ...(budgets?.timeoutMs === undefined ? {} : { timeoutMs: budgets.timeoutMs }),
     regenerationAllowed: budgets?.maxRegenerations !== 0,
     facade: resolveFacade(packet, ctx),
+    ...(ctx.stream === undefined ? {} : { show: showing(ctx.stream) }),
     policyFor,
   };
 }

@@ -1,5 +1,6 @@
 import type { ChatResponse, PacketInput, WindowMessage } from "@solserver/core";
 import type { StructuredOutput } from "../structured-output/index.js";
+import type { TurnStreamSink } from "./stream-sink.js";
 
 export interface TurnContext {
   readonly tenantId: string;
@@ -28,6 +29,11 @@ export interface TurnContext {
    * for that document instead of the envelope, and the reply is checked against it (one regeneration).
    */
   readonly structuredOutput?: StructuredOutput;
+  /**
+   * Streams the reply: guarded `delta`s and `retract`s as the model writes (api.md §3). An idempotent
+   * replay sends nothing here; the caller streams the stored reply.
+   */
+  readonly stream?: TurnStreamSink;
 }
 
 export interface TurnOutcome {

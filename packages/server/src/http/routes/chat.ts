@@ -1,10 +1,13 @@
 import { ChatResponse, ErrorBody, PacketInput } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import type { TurnOutcome, TurnStreamEvent } from "../../orchestrator/index.js";
 import { canonicalJson, sha256Hex } from "../../store/index.js";
 import { prefersEventStream } from "../accept.js";
+
 import type { AppDeps } from "../app-deps.js";
-import { splitForStream, writeSse } from "../sse.js";
+import { mapErrorToHttp } from "../error-mapping.js";
+import { lazySse, splitForStream } from "../sse.js";
 
 /**
  * The packet as idempotency compares it. Defaults are applied before hashing, so a field left out and
@@ -27,7 +30,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
     {
       config: {
         eventStream:
-          "With Accept: text/event-stream: `delta` events ({ text }), then one `final` event carrying the response object.",
+          "With Accept: text/event-stream: `delta` events ({ text }) as the model writes, released once every check decidable on a prefix passed; `retract` ({ reason }) withdraws every delta so far (the regenerated reply follows); one `final` event carrying the response object (its assistant.content equals the deltas after the last retract, joined); `error` ({ error }) ends a stream that fails after its first event.",
         responseHeaders: {
           200: {
             "Idempotent-Replayed": "`true` when this is the stored answer to an earlier identical request.",
@@ -42,16 +45,45 @@ export function registerChatRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (req, reply) => {
       const bodyHash = sha256Hex(canonicalJson(idempotencyView(req.body)));
-      const outcome = await deps.turns.runTurn({ tenantId: req.tenantId, bodyHash }, req.body);
-      if (outcome.replayed) reply.header("idempotent-replayed", "true");
-      if (!prefersEventStream(req.headers.accept)) return reply.code(200).send(outcome.response);
-      // Deltas are released after validation: the drift protocol must see the whole reply before the user does.
-      const events = splitForStream(outcome.response.assistant.content).map((text) => ({
-        event: "delta",
-        data: { text },
-      }));
-      events.push({ event: "final", data: outcome.response as never });
-      return writeSse(reply, events, outcome.replayed ? { "idempotent-replayed": "true" } : {});
+      const ctx = { tenantId: req.tenantId, bodyHash };
+      if (!prefersEventStream(req.headers.accept)) {
+        const outcome = await deps.turns.runTurn(ctx, req.body);
+        if (outcome.replayed) reply.header("idempotent-replayed", "true");
+        return reply.code(200).send(outcome.response);
+      }
+      let replayed = false;
+      const sse = lazySse(reply, () => (replayed ? { "idempotent-replayed": "true" } : {}));
+      let shown = "";
+      const onEvent = (event: TurnStreamEvent) => {
+        if (event.type === "delta") {
+          shown += event.text;
+          sse.send("delta", { text: event.text });
+        } else {
+          shown = "";
+          sse.send("retract", { reason: event.reason });
+        }
+      };
+      let outcome: TurnOutcome;
+      try {
+        outcome = await deps.turns.runTurn({ ...ctx, stream: { onEvent } }, req.body);
+      } catch (error) {
+        // Before the first event the error is a plain JSON response; after it, the stream's last event.
+        if (!sse.started) throw error;
+        sse.send("error", mapErrorToHttp(error).body);
+        sse.end();
+        return reply;
+      }
+      replayed = outcome.replayed;
+      const content = outcome.response.assistant.content;
+      // A replay streams the stored reply; a live turn has streamed it already, but for a stored form
+      // that differs (a described tool call), which replaces what was shown.
+      if (content !== shown) {
+        if (!content.startsWith(shown)) onEvent({ type: "retract", reason: "reply_replaced" });
+        for (const text of splitForStream(content.slice(shown.length))) onEvent({ type: "delta", text });
+      }
+      sse.send("final", outcome.response);
+      sse.end();
+      return reply;
     },
   );
 }

@@ -114,7 +114,11 @@ export function providerPipelineSuite(backend: Backend): void {
     });
 
     it("treats malformed model JSON as plain text with a format violation, not an error", async () => {
-      model.reply({ kind: "text", content: "Sure! {not json at all" });
+      // Regenerated once with a format directive; still not an envelope, so its text is the reply.
+      model.reply(
+        { kind: "text", content: "Sure! {not json at all" },
+        { kind: "text", content: "Sure! {not json at all" },
+      );
       const res = await srv.request("POST", "/v1/chat", {
         requestId: "malformed-1",
         threadId: "th-mal",
@@ -122,9 +126,10 @@ export function providerPipelineSuite(backend: Backend): void {
       });
       expect(res.status).toBe(200);
       expect(res.json.assistant.content).toBe("Sure! {not json at all");
-      expect(res.json.validation.violations.map((v: { code: string }) => v.code)).toContain(
-        "format_violation",
+      expect(res.json.validation.violations.map((v: { code: string }) => v.code)).toEqual(
+        expect.arrayContaining(["format_violation", "envelope_meta_lost"]),
       );
+      expect(res.json.validation.regenerated).toBe(true);
     });
 
     it("budgets.maxInputTokens drops the oldest window messages first, then refuses with 429", async () => {
