@@ -119,6 +119,7 @@ export {
 export type { Action, AtlasInput, CheckpointEngine, CheckpointType, MatchResult } from "./cra/index.js";
 export {
   Atlas,
+  actionKeyOf,
   CHECKPOINT_SESSION_LIMITS,
   CheckpointAction,
   CheckpointEvaluateRequest,
@@ -127,6 +128,7 @@ export {
   CheckpointEvent,
   CheckpointSessionState,
   CheckpointTraceEvent,
+  createAtlasPolicyChecker,
   createCheckpointEngine,
   createKeywordMatcher,
   detectRiskTier,

@@ -35,6 +35,7 @@ import {
   createCheckpointConfirmationExecutor,
   createCheckpointContextInjector,
   createCheckpointService,
+  createCraActionPolicy,
   createGateConfirmationHook,
   createTraceGrantFinder,
   loadAtlas,
@@ -271,6 +272,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ids: randomIds,
     executeTimeoutMs: config.SOL_ACTION_TIMEOUT_MS,
     leaseMs: config.SOL_ACTION_LEASE_MS,
+    // The checkpoint service needs the gate (its confirmations are gate actions), so the gate's CRA
+    // policy is bound once both exist.
+    policy: {
+      before: (ctx) => craPolicy.before(ctx),
+      after: (ctx) => craPolicy.after(ctx),
+    },
   });
   // Executions a previous process abandoned are settled before anything can approve them again.
   try {
@@ -286,6 +293,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ids: randomIds,
     onConfirmationRequired: options.onConfirmationRequired ?? createGateConfirmationHook(actions),
   });
+  const craPolicy = createCraActionPolicy(checkpoints);
   const turns = createTurnService({
     store,
     provider,

@@ -6,6 +6,7 @@ export {
   AtlasCacheConfig,
   AtlasContextBlock,
   AtlasContextId,
+  AtlasParamCondition,
   AtlasPolicyRule,
   CheckpointBudgetConfig,
   CheckpointConfig,
@@ -60,6 +61,7 @@ export type {
   TriggerCondition,
 } from "./engine/index.js";
 export {
+  actionKeyOf,
   CheckpointConfirmationRequest,
   CheckpointResult,
   CheckpointTraceDraft,
@@ -68,6 +70,7 @@ export {
   createCheckpointRegistry,
   createCraClient,
   DEFAULT_CHECKPOINT_BUDGET,
+  paramsMatch,
   toTraceEventDraft,
 } from "./engine/index.js";
 export type {

@@ -31,4 +31,9 @@ export interface ActionExecutor {
    * row) and returns its receipt, or null when there is none. Executors without durable effects omit it.
    */
   findResult?(ctx: Omit<ActionExecutionContext, "signal">): Promise<ActionReceipt | null>;
+  /**
+   * The params `action_pre` policies see for this payload (e.g. the webhook's resolved `host`);
+   * without it they see the payload's top-level strings, numbers and booleans.
+   */
+  policyParams?(payload: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }

@@ -12,9 +12,11 @@ import {
   userAsksForAction,
 } from "@solserver/core";
 import type { ActionRecorder } from "../orchestrator/turn-service-options.js";
-import type { ActionStore, StoredAction } from "../store/index.js";
+import type { ActionStore, ExecutionOutcome, StoredAction } from "../store/index.js";
+import { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./action-policy.js";
 import { verifyBinding } from "./binding.js";
 import type { ExecutorRegistry } from "./executor-registry.js";
+import { clipLine } from "./executors/payload.js";
 import { type ProposeActionInput, type ProposeActionOutcome, proposeAction } from "./propose.js";
 import { recoverAction } from "./recovery.js";
 import { runExecutor } from "./run-executor.js";
@@ -36,6 +38,8 @@ export interface ActionGateOptions {
   /** How often a duplicate execute request looks for its twin's answer. */
   readonly pollMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /** CRA around each run (`action_pre` may deny it, `action_post` records it); none runs unchecked. */
+  readonly policy?: ActionPolicy;
 }
 
 /** The permission gate: proposals, the chip's decisions, at-most-once execution, crash recovery. */
@@ -149,6 +153,24 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
     }
   }
 
+  const checksPolicy = (_kind: string) => opts.policy !== undefined;
+
+  /** The failed outcome of a denied action (or of a check that could not run: fail closed); null to run. */
+  async function policyDenial(ctx: ActionPolicyContext): Promise<ExecutionOutcome | null> {
+    try {
+      const verdict = await opts.policy?.before(ctx);
+      if (verdict === undefined || verdict.allowed) return null;
+      return { status: "failed", error: { reason: clipLine(`Not allowed: ${verdict.reason}`, 300) } };
+    } catch {
+      return { status: "failed", error: { reason: "The action's policy check failed; it did not run." } };
+    }
+  }
+
+  /** `action_post` only records: a failure to record must not turn a done action into a failed one. */
+  async function recordPost(ctx: ActionPolicyContext & { readonly outcome: ExecutionOutcome }) {
+    await opts.policy?.after(ctx).catch(() => {});
+  }
+
   async function run(
     tenantId: string,
     claimed: StoredAction,
@@ -156,13 +178,27 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
     requestId: string,
   ): Promise<ExecuteActionResult> {
     const actionId = claimed.actionId;
-    const outcome = await runExecutor(
-      opts.executors.get(claimed.kind),
-      claimed.kind,
-      payload,
-      { tenantId, threadId: claimed.threadId, actionId, requestId, nowMs: opts.clock.now() },
-      opts.executeTimeoutMs,
-    );
+    const executor = opts.executors.get(claimed.kind);
+    const checked = checksPolicy(claimed.kind)
+      ? {
+          tenantId,
+          threadId: claimed.threadId,
+          actionId,
+          kind: claimed.kind,
+          params: policyParamsOf(executor, payload),
+        }
+      : null;
+    const denial = checked === null ? null : await policyDenial(checked);
+    const outcome =
+      denial ??
+      (await runExecutor(
+        executor,
+        claimed.kind,
+        payload,
+        { tenantId, threadId: claimed.threadId, actionId, requestId, nowMs: opts.clock.now() },
+        opts.executeTimeoutMs,
+      ));
+    if (checked !== null && denial === null) await recordPost({ ...checked, outcome });
     const finished = await actions.finish({
       tenantId,
       actionId,

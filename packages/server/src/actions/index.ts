@@ -1,4 +1,5 @@
 export { type ActionGate, type ActionGateOptions, createActionGate } from "./action-gate.js";
+export { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./action-policy.js";
 export { verifyBinding } from "./binding.js";
 export { createExecutorRegistry, type ExecutorRegistry } from "./executor-registry.js";
 export {

@@ -20,6 +20,7 @@ import {
 import { z } from "zod";
 import type { CheckpointSessionStore, StoredCheckpointSession } from "../store/index.js";
 import { createKeyedMutex } from "./keyed-mutex.js";
+import { evaluateApprovedAction, type ServerActionVerdict } from "./server-action-check.js";
 import { checkpointTraceRunId } from "./session-ids.js";
 import { CHECKPOINT_TRACE_PHASE, evaluationTraceDrafts } from "./trace-drafts.js";
 
@@ -92,6 +93,16 @@ export interface CheckpointService {
     sessionId: string,
     actionId: string,
   ): Promise<Result<PendingCheckpointConfirmation>>;
+  /**
+   * The server's own action around its run, in the thread's session: `action_pre` before it (the
+   * user's Approve is the confirmation; a policy denial stands) and `action_post` after it.
+   */
+  checkServerAction(args: {
+    readonly tenantId: string;
+    readonly sessionId: string;
+    readonly stage: "pre" | "post";
+    readonly action: CheckpointAction;
+  }): Promise<ServerActionVerdict>;
   /** The stored state of a session, or null. */
   getSession(tenantId: string, sessionId: string): Promise<CheckpointSessionState | null>;
 }
@@ -336,6 +347,27 @@ export function createCheckpointService(options: CheckpointServiceOptions): Chec
                 },
               },
             ],
+          },
+        };
+      });
+      return value;
+    },
+
+    async checkServerAction({ tenantId, sessionId, stage, action }) {
+      const evaluationId = opts.ids("cpe");
+      const { value } = await withSession(tenantId, sessionId, async (state) => {
+        const event = { type: stage === "pre" ? "action_pre" : "action_post", action } as const;
+        const { evaluation, verdict } =
+          stage === "pre"
+            ? await evaluateApprovedAction(engine, state, action)
+            : { evaluation: await engine.evaluate(state, event), verdict: { allowed: true } as const };
+        return {
+          kind: "write",
+          value: verdict,
+          trace: {
+            traceRunId: checkpointTraceRunId(sessionId),
+            transmissionId: evaluationId,
+            drafts: evaluationTraceDrafts({ evaluationId, sessionId, event, evaluation }),
           },
         };
       });

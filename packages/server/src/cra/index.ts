@@ -1,3 +1,4 @@
+export { createCraActionPolicy } from "./action-policy.js";
 export {
   type CheckpointEvaluateOutcome,
   type CheckpointService,
@@ -19,5 +20,6 @@ export {
 } from "./gate-bridge.js";
 export { createKeyedMutex, type KeyedMutex } from "./keyed-mutex.js";
 export { loadAtlas, undefinedContextIds } from "./load-atlas.js";
+export type { ServerActionVerdict } from "./server-action-check.js";
 export { checkpointTraceRunId, threadSessionId } from "./session-ids.js";
 export { CHECKPOINT_TRACE_PHASE, compactEvents, evaluationTraceDrafts } from "./trace-drafts.js";

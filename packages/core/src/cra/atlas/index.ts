@@ -8,6 +8,7 @@ export {
   AtlasCacheConfig,
   AtlasContextBlock,
   AtlasContextId,
+  AtlasParamCondition,
   AtlasPolicyRule,
   CheckpointBudgetConfig,
   CheckpointConfig,

@@ -165,7 +165,28 @@ export const AtlasActionDefinition = z.looseObject({
 export const CheckpointPolicyDecisionKind = z.enum(["allowed", "denied", "requires_approval"]);
 export type CheckpointPolicyDecisionKind = z.infer<typeof CheckpointPolicyDecisionKind>;
 
-/** An atlas policy rule: the first rule whose patterns (and minimum tier) match decides. */
+const PolicyParamValue = z.union([z.string().max(2_000), z.number(), z.boolean()]);
+
+/**
+ * A condition on one action param: `in` / `not_in` a list, or `matches` a wildcard (case-insensitive).
+ * A param the action does not carry is in no list, so `not_in` holds for it and the others do not.
+ */
+export const AtlasParamCondition = z
+  .object({
+    in: z.array(PolicyParamValue).max(1_000).optional(),
+    not_in: z.array(PolicyParamValue).max(1_000).optional(),
+    matches: z.string().min(1).max(500).optional(),
+  })
+  .strict()
+  .refine((c) => c.in !== undefined || c.not_in !== undefined || c.matches !== undefined, {
+    message: "a param condition needs in, not_in or matches",
+  });
+export type AtlasParamCondition = z.infer<typeof AtlasParamCondition>;
+
+/**
+ * An atlas policy rule: the first rule whose patterns, minimum tier and param conditions (`when`, all
+ * of them) match decides.
+ */
 export const AtlasPolicyRule = z
   .object({
     policy_id: z.string().min(1).max(128),
@@ -173,6 +194,7 @@ export const AtlasPolicyRule = z
     decision: CheckpointPolicyDecisionKind,
     reason: z.string().min(1).max(500).optional(),
     min_tier: RiskTier.optional(),
+    when: z.record(z.string().min(1).max(128), AtlasParamCondition).optional(),
   })
   .strict();
 export type AtlasPolicyRule = z.infer<typeof AtlasPolicyRule>;

@@ -50,6 +50,16 @@ export function createWebhookExecutor(options: WebhookOptions = {}): ActionExecu
   }
   return {
     kind: "webhook",
+    policyParams(payload) {
+      const url = typeof payload.url === "string" ? payload.url : undefined;
+      try {
+        const to = target(url);
+        return { url: to.href, host: to.hostname };
+      } catch {
+        // Where it would go is unknown (no default, or a URL off the allowlist): policies see no host.
+        return url === undefined ? {} : { url };
+      }
+    },
     async execute(payload, ctx) {
       const { url, ...data } = parsePayload(WebhookPayload, payload, "webhook");
       const to = target(url);
