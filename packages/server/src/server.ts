@@ -30,8 +30,10 @@ import {
 } from "./agency/index.js";
 import type { SolConfig } from "./config/index.js";
 import {
+  CHECKPOINT_CONFIRMATION_KIND,
   type CheckpointService,
   type ConfirmationRequiredHook,
+  checkpointTraceRunId,
   createCheckpointConfirmationExecutor,
   createCheckpointContextInjector,
   createCheckpointService,
@@ -39,6 +41,7 @@ import {
   createGateConfirmationHook,
   createTraceGrantFinder,
   loadAtlas,
+  threadSessionId,
 } from "./cra/index.js";
 import { buildApp } from "./http/app.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
@@ -278,6 +281,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
       before: (ctx) => craPolicy.before(ctx),
       after: (ctx) => craPolicy.after(ctx),
     },
+    trace: { traces: store.traces, runOf: actionTraceRun },
   });
   // Executions a previous process abandoned are settled before anything can approve them again.
   try {
@@ -387,4 +391,11 @@ function embeddingsOption(config: SolConfig): { embeddings?: EmbeddingProvider }
     ...(apiKey ? { apiKey } : {}),
   });
   return { embeddings: withEmbeddingCache(embeddings) };
+}
+
+/** The trace run of an action's decisions: its thread's checkpoint session (a confirmation's is its own). */
+function actionTraceRun(action: { readonly kind: string; readonly threadId: string }): string {
+  const session =
+    action.kind === CHECKPOINT_CONFIRMATION_KIND ? action.threadId : threadSessionId(action.threadId);
+  return checkpointTraceRunId(session);
 }

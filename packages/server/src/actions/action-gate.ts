@@ -14,6 +14,7 @@ import {
 import type { ActionRecorder } from "../orchestrator/turn-service-options.js";
 import type { ActionStore, ExecutionOutcome, StoredAction } from "../store/index.js";
 import { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./action-policy.js";
+import { type ActionTraceOptions, createActionTrace } from "./action-trace.js";
 import { verifyBinding } from "./binding.js";
 import type { ExecutorRegistry } from "./executor-registry.js";
 import { clipLine } from "./executors/payload.js";
@@ -40,6 +41,8 @@ export interface ActionGateOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** CRA around each run (`action_pre` may deny it, `action_post` records it); none runs unchecked. */
   readonly policy?: ActionPolicy;
+  /** Where approvals, "Not now", executions and receipts are traced; none records nothing. */
+  readonly trace?: Omit<ActionTraceOptions, "now">;
 }
 
 /** The permission gate: proposals, the chip's decisions, at-most-once execution, crash recovery. */
@@ -76,6 +79,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
   const inFlight = new Set<Promise<unknown>>();
   const iso = (offsetMs = 0) => new Date(opts.clock.now() + offsetMs).toISOString();
   const recoveryDeps = { actions, executors: opts.executors, clock: opts.clock };
+  const trace = createActionTrace(opts.trace && { ...opts.trace, now: () => iso() });
 
   /** Loads an action of this tenant, recovering it first when its claim was abandoned. */
   async function load(tenantId: string, actionId: string): Promise<StoredAction> {
@@ -143,7 +147,10 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
           now: iso(),
         },
       );
-      if (claimed !== null) return run(tenantId, claimed, payload, requestId);
+      if (claimed !== null) {
+        await trace.approved(claimed, requestId);
+        return run(tenantId, claimed, payload, requestId);
+      }
       const current = await load(tenantId, actionId);
       const raced = await actions.getExecution(tenantId, actionId, requestId);
       if (raced) return executionToResult(raced);
@@ -199,6 +206,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
         opts.executeTimeoutMs,
       ));
     if (checked !== null && denial === null) await recordPost({ ...checked, outcome });
+    await trace.finished(claimed, requestId, outcome);
     const finished = await actions.finish({
       tenantId,
       actionId,
@@ -282,7 +290,10 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
         { status: action.status, version: action.version },
         { status: next.value, now: iso() },
       );
-      if (done !== null) return { status: "deferred" };
+      if (done !== null) {
+        await trace.deferred(done);
+        return { status: "deferred" };
+      }
       const current = await load(tenantId, actionId);
       if (current.status === "deferred") return { status: "deferred" };
       throw new SolError(

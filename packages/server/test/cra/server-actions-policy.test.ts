@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyTraceChain } from "../../src/store/index.js";
 import { startScriptedModel } from "../support/scripted-model.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -126,6 +127,13 @@ describe("the server's own actions under CRA", () => {
     const pre = events.filter((e) => e.summary.startsWith("action_pre"));
     expect(pre.at(-1)?.summary).toBe("action_pre blocked: webhooks may only go to 127.0.0.1");
     expect(events.some((e) => e.summary.startsWith("action_post"))).toBe(false);
+    const gate = events.filter((e) => e.phase === "action_gate").map((e) => e.summary);
+    expect(gate).toEqual([
+      "Approved: Do webhook",
+      "Failed: Not allowed: webhooks may only go to 127.0.0.1",
+      "Approved: Do webhook",
+      "Failed: Not allowed: webhooks may only go to 127.0.0.1",
+    ]);
   });
 
   it("an allowed webhook runs once, after an action_pre, and an action_post records it", async () => {
@@ -139,6 +147,27 @@ describe("the server's own actions under CRA", () => {
     const post = summaries.findIndex((s) => s.startsWith("action_post"));
     expect(pre).toBeGreaterThanOrEqual(0);
     expect(post).toBeGreaterThan(pre);
+    const gate = (await sessionEvents("th-hook-ok")).filter((e) => e.phase === "action_gate");
+    expect(gate.map((e) => e.summary)).toEqual([
+      "Approved: Do webhook",
+      expect.stringMatching(/^Executed: Webhook delivered to 127\.0\.0\.1/),
+    ]);
+    expect(gate[0]?.metadata).toMatchObject({
+      action_id: actionId,
+      action_kind: "webhook",
+      request_id: "allow-1",
+    });
+  });
+
+  it('"Not now" is recorded in the session trace, and the chain verifies', async () => {
+    const actionId = await propose("th-later", "create_reminder", { title: "stretch", due: "5pm" });
+    const res = await srv.request("POST", `/v1/actions/${actionId}/defer`, {});
+    expect(res.json).toEqual({ status: "deferred" });
+    const events = await sessionEvents("th-later");
+    expect(events.filter((e) => e.phase === "action_gate").map((e) => e.summary)).toEqual([
+      "Not now: Do create_reminder",
+    ]);
+    expect(verifyTraceChain(events as never)).toBe(true);
   });
 
   it("a policy on a payload field denies a reminder; another reminder runs", async () => {
