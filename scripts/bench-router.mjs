@@ -3,11 +3,15 @@
 // utterances, then every test utterance routed. Prints accuracy, coverage vs precision per
 // threshold, a calibration table and throughput; then the default personal-assistant pack on its
 // held-out everyday messages. Imports the BUILT core (run `npm run bench:router`).
-//   BANKING77_DIR=/path/to/banking77  node scripts/bench-router.mjs [--per-intent 50] [--json]
+// Then the out-of-scope rows (bench-router-oos.mjs): intents held out of the pack, before and after
+// the "fits no mode" evidence, in the same run.
+//   BANKING77_DIR=/path/to/banking77  node scripts/bench-router.mjs [--per-intent 50]
+//     [--oos-per-intent 1000] [--json]
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { findBanking77, modesFromRows, readBanking77 } from "./banking77.mjs";
+import { evaluateOutOfScope, meetsGoal } from "./bench-router-oos.mjs";
 import { evaluateRouter, readDefaultPackEval } from "./default-pack-eval.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,6 +19,8 @@ const { createDefaultRouter, createRouter } = await import(join(repo, "packages/
 
 const args = process.argv.slice(2);
 const perIntent = Number(argValue("--per-intent") ?? 50);
+// The out-of-scope packs train on every training example of their intents (about 130 each).
+const oosPerIntent = Number(argValue("--oos-per-intent") ?? 1000);
 const asJson = args.includes("--json");
 const THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95];
 
@@ -41,11 +47,27 @@ const routed = test.map(({ text, category }) => {
   return { confidence: d.confidence, step: d.step, correct: d.modeLabel === category };
 });
 
-// Throughput: route the whole test set again, several passes, after the warm-up pass above.
-const passes = 3;
-const t1 = performance.now();
-for (let p = 0; p < passes; p++) for (const { text } of test) router.route({ message: text });
-const routeMs = (performance.now() - t1) / (passes * test.length);
+// Throughput: route the whole test set again, several passes, after the warm-up pass above; the router
+// before the out-of-scope evidence (`outOfScope: false`) in alternating passes, so load hits both alike.
+const baselineRouter = createRouter(config, { outOfScope: false });
+for (const { text } of test) baselineRouter.route({ message: text });
+const passes = 4;
+let routeTotal = 0;
+let baselineTotal = 0;
+for (let p = 0; p < passes; p++) {
+  const pair = [
+    [router, (ms) => (routeTotal += ms)],
+    [baselineRouter, (ms) => (baselineTotal += ms)],
+  ];
+  // Which router goes first alternates: the second of a pair runs on a warmer (or busier) machine.
+  for (const [target, add] of p % 2 ? pair.reverse() : pair) {
+    const start = performance.now();
+    for (const { text } of test) target.route({ message: text });
+    add(performance.now() - start);
+  }
+}
+const routeMs = routeTotal / (passes * test.length);
+const baselineRouteMs = baselineTotal / (passes * test.length);
 
 const accuracy = share(routed, (r) => r.correct);
 const thresholds = THRESHOLDS.map((threshold) => {
@@ -73,6 +95,16 @@ const bins = Array.from({ length: 10 }, (_, i) => {
 
 // The default pack on everyday messages: at its own threshold, most turns should skip the selector.
 const defaultPack = evaluateRouter(createDefaultRouter(), readDefaultPackEval());
+const outOfScope = evaluateOutOfScope({
+  createRouter,
+  dataDir,
+  train,
+  test,
+  perIntent: oosPerIntent,
+  threshold: config.confidenceThreshold,
+  everyday: readDefaultPackEval(),
+});
+
 const defaultPackOk =
   defaultPack.decidedShare >= 0.8 &&
   defaultPack.decidedPrecision >= defaultPack.threshold &&
@@ -90,8 +122,10 @@ const report = {
   thresholds,
   calibration: bins,
   routeMicroseconds: routeMs * 1000,
+  baselineRouteMicroseconds: baselineRouteMs * 1000,
   routesPerSecond: Math.round(1000 / routeMs),
   defaultPack,
+  outOfScope,
 };
 
 if (asJson) {
@@ -119,7 +153,7 @@ if (asJson) {
     );
   }
   console.log(
-    `\nroute(): ${report.routeMicroseconds.toFixed(1)} us/route, ${report.routesPerSecond} routes/s`,
+    `\nroute(): ${report.routeMicroseconds.toFixed(1)} us/route, ${report.routesPerSecond} routes/s (before the out-of-scope evidence: ${report.baselineRouteMicroseconds.toFixed(1)} us/route, x${(routeMs / baselineRouteMs).toFixed(2)})`,
   );
   const d = defaultPack;
   console.log(
@@ -134,6 +168,24 @@ if (asJson) {
   for (const m of d.misses) {
     const mark = m.modeLabel === m.expected ? "selector" : `WRONG (want ${m.expected})`;
     console.log(`  step ${m.step} ${m.modeLabel} ${m.confidence.toFixed(2)} ${mark}: ${m.message}`);
+  }
+}
+if (!asJson) {
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  console.log(
+    `\nOut of scope: Banking77 intents at index % 4 === rotation (categories.json order) held out of the pack, <=${oosPerIntent} examples per kept intent, threshold ${config.confidenceThreshold}`,
+  );
+  console.log(
+    "  (goal: in-scope step<=1 >= 80% at >= 97% precision; out-of-scope to step 2 or default >= 80%)",
+  );
+  console.log(
+    "  rot  router  out-of-scope set        modes  in-scope  step<=1  precision  OOS to step2/default  goal",
+  );
+  for (const r of outOfScope) {
+    const set = r.set === "banking77" ? `${r.heldOut} held-out intents` : "everyday (default pack)";
+    console.log(
+      `  ${r.rotation}    ${r.variant.padEnd(6)}  ${set.padEnd(22)}  ${String(r.modes).padStart(5)}  ${String(r.inScope).padStart(8)}  ${pct(r.coverage).padStart(7)}  ${pct(r.precision).padStart(9)}  ${pct(r.outOfScopeAbstained).padStart(7)} of ${String(r.outOfScope).padEnd(4)}       ${meetsGoal(r) ? "yes" : "no"}`,
+    );
   }
 }
 if (thresholds.some((t) => !t.calibrated) || !defaultPackOk) process.exitCode = 1;

@@ -7,6 +7,7 @@ import {
   scoreInto,
   trainSoftmax,
 } from "./linear-model.js";
+import { fitScopeModel, type ScopeModel, type ScopePoint } from "./out-of-scope.js";
 import type { TermIndex } from "./term-index.js";
 import {
   FeatureVocabulary,
@@ -28,6 +29,8 @@ export interface ClassifierOptions {
   readonly softmax: SoftmaxOptions;
   /** Cross-validation folds used to learn the score -> accuracy map. */
   readonly folds: number;
+  /** Whether the router applies the classifier's out-of-scope evidence. */
+  readonly outOfScope: boolean;
 }
 
 /** What the classifier saw in a message and its log-probability per class. */
@@ -36,6 +39,8 @@ export interface Classification {
   readonly features: TextFeatures;
   /** Distinct features of the message the model knows; 0 means no lexical evidence at all. */
   readonly knownFeatures: number;
+  /** Raw score (logit) of the best class: how strongly the message resembles any mode at all. */
+  readonly bestLogit: number;
 }
 
 /** A fitted lexical classifier plus the calibration learned from its own held-out predictions. */
@@ -46,6 +51,8 @@ export interface LexicalClassifier {
   readonly calibrator: Calibrator | null;
   /** Top-1 accuracy of the cross-validation folds (null without calibration). */
   readonly heldOutAccuracy: number | null;
+  /** Out-of-scope evidence fitted on the same folds; null without calibration or with one class. */
+  readonly scope: ScopeModel | null;
   classify(text: string): Classification;
 }
 
@@ -86,6 +93,7 @@ export function fitLexicalClassifier(
   const labels = texts.map((t) => t.label);
   const folds = assignFolds(texts, options.folds);
   const points: CalibrationPoint[] = [];
+  const scopePoints: ScopePoint[] = [];
   // Fold models are thrown away after scoring their held-out part, so they share one weight buffer.
   const foldBuffer = folds === null ? undefined : new Float32Array(vocabulary.size * classes);
   for (let fold = 0; fold < options.folds && folds !== null; fold++) {
@@ -101,25 +109,33 @@ export function fitLexicalClassifier(
       foldBuffer,
     );
     for (const i of test) {
-      const logProbabilities = logSoftmax(fitted.model, weigh(counts[i]!, fitted.idf));
-      const { best, margin } = marginScore(logProbabilities);
+      const logits = logitsOf(fitted.model, weigh(counts[i]!, fitted.idf));
+      const inScope = maxOf(logits, -1);
+      const outOfScope = maxOf(logits, labels[i]!);
+      const { best, margin } = marginScore(logSoftmaxInPlace(logits));
       points.push({ score: margin, correct: best === labels[i] });
+      scopePoints.push({ inScope, outOfScope });
     }
   }
   const final = fit(counts, labels, classes, vocabulary.size, options.softmax);
   const calibrator = points.length >= MIN_CALIBRATION_POINTS ? fitIsotonic(points) : null;
+  const scope = calibrator && classes > 1 ? fitScopeModel(scopePoints) : null;
   return {
     classes,
     vocabularySize: vocabulary.size,
     calibrator,
     heldOutAccuracy: points.length > 0 ? points.filter((p) => p.correct).length / points.length : null,
+    scope,
     classify(text) {
       const features = extractFeatures(text, terms, options.features);
       const vector = weigh(vocabulary.lookup(features.counts), final.idf);
+      const logits = logitsOf(final.model, vector);
+      const bestLogit = maxOf(logits, -1);
       return {
-        logProbabilities: logSoftmax(final.model, vector),
+        logProbabilities: logSoftmaxInPlace(logits),
         features,
         knownFeatures: vector.ids.length,
+        bestLogit,
       };
     },
   };
@@ -138,10 +154,17 @@ function fit(
   return { idf, model: trainSoftmax(vectors, labels, classes, featureCount, softmax, buffer) };
 }
 
-function logSoftmax(model: LinearModel, vector: WeightedVector): Float64Array {
+function logitsOf(model: LinearModel, vector: WeightedVector): Float64Array {
   const out = new Float64Array(model.classes);
   scoreInto(model, vector, out);
-  return logSoftmaxInPlace(out);
+  return out;
+}
+
+/** Largest value, skipping index `skip` (-1 skips none). */
+function maxOf(values: Float64Array, skip: number): number {
+  let max = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < values.length; i++) if (i !== skip && values[i]! > max) max = values[i]!;
+  return max;
 }
 
 // Stratified, deterministic folds: the j-th held-out text of class c goes to fold (j + c) mod k, so

@@ -36,6 +36,8 @@ export interface RouteExplanation {
   readonly candidates: readonly RouteCandidate[];
   /** Log-odds of the best mode over the runner-up; the raw score that calibration maps. */
   readonly margin: number | null;
+  /** Probability that the message fits some mode at all; null when not assessed (step 0, few examples). */
+  readonly scopeFit: number | null;
   readonly knownFeatures: number;
   readonly cues: readonly string[];
   readonly concepts: readonly string[];
@@ -94,6 +96,7 @@ export function createRouter(config: RouterConfigInput, tuning: ClassifierTuning
     defaultIndex: modes.findIndex((mode) => mode.label === frozen.defaultMode),
     threshold,
     calibrator,
+    scope: options.outOfScope ? classifier.scope : null,
     termWords: modes.map((mode) => [
       ...new Set(
         [...(mode.keywords ?? []), ...(mode.phrases ?? [])].flatMap((t) => tokenize(normalizeText(t))),
@@ -122,7 +125,7 @@ export function createRouter(config: RouterConfigInput, tuning: ClassifierTuning
       reasons: [override.reason],
       domains: domains.map((hit) => hit.domain),
     });
-    return { decision, override, candidates: [], margin: null, ...evidence };
+    return { decision, override, candidates: [], margin: null, scopeFit: null, ...evidence };
   };
 
   return Object.freeze({

@@ -4,6 +4,7 @@ import type { ModeDefinition, RouterThread } from "./config.js";
 import { clamp01, makeDecision } from "./decision.js";
 import { type Classification, marginScore } from "./lexical-classifier.js";
 import { logSoftmaxInPlace } from "./linear-model.js";
+import type { ScopeModel } from "./out-of-scope.js";
 import { isPhaticMessage } from "./phatic.js";
 
 // Thread priors: the last mode doubles its prior odds; a mode sharing a known domain tag of the
@@ -32,6 +33,8 @@ export interface StepOneContext {
   readonly threshold: number;
   /** Null when the pack had too few examples to calibrate (see `uncalibrated`). */
   readonly calibrator: Calibrator | null;
+  /** "Fits no mode" evidence; null when uncalibrated or switched off (`ClassifierTuning.outOfScope`). */
+  readonly scope: ScopeModel | null;
   /** Per mode, the words of its keywords and phrases (normalized), for `resemblesOwnTerm`. */
   readonly termWords: readonly (readonly string[])[];
 }
@@ -41,6 +44,8 @@ export interface StepOneResult {
   readonly candidates: readonly RouteCandidate[];
   /** Log-odds of the best mode over the runner-up (null with a single mode). */
   readonly margin: number | null;
+  /** Probability that the message fits some mode at all (null when not assessed). */
+  readonly scopeFit: number | null;
 }
 
 /**
@@ -58,6 +63,7 @@ export function decideStepOne(
   const reasons: string[] = [];
   let index = best;
   let confidence: number;
+  let scopeFit: number | null = null;
   if (isPhatic(classification)) {
     const last = lastModeIndex(context, thread);
     index = last ?? context.defaultIndex;
@@ -96,12 +102,20 @@ export function decideStepOne(
       // them: a term of the best mode alone (no other mode's) keeps the model's own probability.
       if (ownTermsOnly(classification, best)) {
         confidence = Math.max(confidence, Math.exp(logProbabilities[best]!));
+      } else if (context.scope) {
+        // The margin says which mode wins, not whether any fits: a message about something the pack
+        // does not cover still has a winner, often by a wide margin. Its weak raw score says so.
+        scopeFit = context.scope.fit(classification.bestLogit);
+        confidence *= scopeFit;
       }
     } else confidence = uncalibrated(classification, best, logProbabilities);
     const odds = second >= 0 ? `, ${margin.toFixed(2)} log-odds over "${modes[second]!.label}"` : "";
     const p = Math.exp(logProbabilities[best]!).toFixed(2);
     reasons.push(`step 1: lexical model picks "${modes[best]!.label}" (p=${p}${odds})`);
     reasons.push(...evidenceReasons(classification, modes, best, thread));
+    if (scopeFit !== null && scopeFit < threshold) {
+      reasons.push(`weak evidence for any mode (fit ${scopeFit.toFixed(2)}): may be out of scope`);
+    }
   }
   // Decided on the confidence as reported (rounded to 4 decimals), so step and confidence always
   // agree: 0.59996 against a threshold of 0.6 is reported as 0.6, and is therefore not below it.
@@ -115,6 +129,7 @@ export function decideStepOne(
     decision: makeDecision({ mode: modes[index]!, step, confidence, reasons }),
     candidates,
     margin: Number.isFinite(margin) ? margin : null,
+    scopeFit,
   };
 }
 

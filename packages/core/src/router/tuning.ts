@@ -8,6 +8,8 @@ export interface ClassifierTuning {
   readonly softmax?: Partial<SoftmaxOptions>;
   /** Cross-validation folds for calibration; by default 5, or 3 for very large packs. */
   readonly folds?: number;
+  /** Weigh confidence by the "fits no mode" evidence (default true; false gives the router before it). */
+  readonly outOfScope?: boolean;
 }
 
 const DEFAULT_FOLDS = 5;
@@ -28,5 +30,6 @@ export function resolveTuning(
     features: Object.freeze({ ...features, ...tuning.features }),
     softmax: Object.freeze({ ...softmax, ...tuning.softmax }),
     folds: tuning.folds ?? automaticFolds,
+    outOfScope: tuning.outOfScope ?? true,
   });
 }
