@@ -29,6 +29,7 @@ const EMPHASIS_UNDERSCORES = /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
 const SPACE = /\s/;
 const MARK = /\p{M}/u;
 const LETTER = /\p{L}/u;
+const SETTLES_SIGMA = /[\s\p{L}\p{N}]/u;
 const WORD = /[\p{L}\p{N}_]/u;
 
 /** Normalises text (or a pattern) for matching: see CompiledPattern for the rules. */
@@ -74,12 +75,26 @@ export function settledLength(text: string): number {
   if (k < chars.length) cut = from[k] as number;
   chars = chars.slice(0, k);
   from = from.slice(0, k);
-  const composed = composeClusters({ chars, from });
+  // Markdown marks are dropped before abbreviations are read, so they must not hide one here.
+  const composed = withoutMarkdownMarks(composeClusters({ chars, from }));
   let n = composed.chars.length;
-  while (n > 0 && composed.chars[n - 1] === "_") n--;
-  n = abbreviationTailStart(composed.chars, n);
+  // Trailing underscores may yet be emphasis or not; the others are decided, and abbreviations and
+  // sigmas are read after emphasis goes. A held tail may uncover another, so this runs until stable.
+  for (;;) {
+    while (n > 0 && composed.chars[n - 1] === "_") n--;
+    const view = dropEmphasis({ chars: composed.chars.slice(0, n), from: composed.from.slice(0, n) });
+    const start = abbreviationTailStart(view.chars, sigmaTailStart(view.chars, view.chars.length));
+    if (start === view.chars.length) break;
+    const heldFrom = view.from[start] as number;
+    n = composed.from.findIndex((index) => index >= heldFrom);
+  }
   if (n < composed.chars.length) cut = composed.from[n] as number;
   return cut;
+}
+
+function withoutMarkdownMarks(input: Chars): Chars {
+  const keep = input.chars.map((ch) => ch !== "*" && ch !== "`");
+  return { chars: input.chars.filter((_, k) => keep[k]), from: input.from.filter((_, k) => keep[k]) };
 }
 
 /** Characters a reader sees: markup dropped or decoded, invisible characters removed. */
@@ -244,6 +259,13 @@ function foldAbbreviations(input: Chars): Chars {
     chars: chars.filter((_, k) => !drop.has(k)),
     from: from.filter((_, k) => !drop.has(k)),
   };
+}
+
+/** Where a capital sigma starts whose lower case (final "ς" unless a letter follows) is not known yet. */
+function sigmaTailStart(chars: readonly string[], n: number): number {
+  let j = n;
+  while (j > 0 && !SETTLES_SIGMA.test(chars[j - 1] as string)) j--;
+  return j > 0 && chars[j - 1] === "\u03a3" ? j - 1 : n;
 }
 
 /** Where a dotted abbreviation that later text may still extend or undo starts (else `n`). */
