@@ -112,7 +112,8 @@ export function evasiveCases() {
       const variant = evade(phrase);
       // A technique that leaves a phrase as it was (no letter to swap) tests nothing here.
       if (variant === phrase) continue;
-      CARRIERS.forEach((carry, c) => cases.push({ phrase, technique, carrier: c, text: carry(variant) }));
+      for (const [c, carry] of CARRIERS.entries())
+        cases.push({ phrase, technique, carrier: c, text: carry(variant) });
     }
   }
   return cases;
