@@ -6,6 +6,7 @@ import {
   isWordChar,
   normalizeForMatch,
   normalizeWithOffsets,
+  settledLength,
 } from "../driver-blocks/patterns.js";
 import type { CompiledPolicy } from "../driver-blocks/policy-types.js";
 import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
@@ -47,7 +48,11 @@ export interface StreamGuard {
   readonly text: string;
   /** Length of the released prefix of `text`. */
   readonly released: number;
-  /** The longest phrase checked, minus one: the most text held back for a phrase that may still complete. */
+  /**
+   * The longest phrase checked, minus one: the most visible (normalised) text held back for a phrase
+   * that may still complete. Invisible characters and markup inside that text are held with it, and
+   * so is an unsettled tail (settledLength): a tag or entity not yet closed, the last letter.
+   */
   readonly maxHold: number;
 }
 
@@ -124,7 +129,8 @@ export function hasEndOfReplyChecks(policy: CompiledPolicy, modeDecision: ModeDe
  * A prefix guard for a streamed reply. It checks the strict rules decidable on a prefix (Driver Block
  * must-not patterns, authority laundering, claimed actions, a self-announced switch to another mode)
  * on the text normalised exactly as lintOutput normalises it, and releases text only up to where no
- * phrase can still match: at most the longest phrase minus one character is held back. A violation
+ * phrase can still match: at most the longest phrase minus one visible character is held back, with
+ * the invisible characters and markup among it and the tail that may still normalise differently. A violation
  * stops the release before its first character.
  */
 export function createStreamGuard(input: StreamGuardInput): StreamGuard {
@@ -147,10 +153,14 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
       phrases.map((p) => p.alternative),
       { caseSensitive: true },
     );
-    const { normalized, offsets } = normalizeWithOffsets(text);
-    const found = firstViolation(normalized, finished);
-    let stop = found === null ? text.length : (offsets[found.at] as number);
-    if (!finished) stop = Math.min(stop, heldFrom(normalized, offsets));
+    // Only the settled prefix is read: what follows (an open tag or entity, the last letter, an
+    // abbreviation being written) may still normalise differently, so it is held whatever it is.
+    const settled = finished ? text.length : settledLength(text);
+    const { normalized, offsets, trailingSpace } = normalizeWithOffsets(text.slice(0, settled));
+    const endDecided = finished || trailingSpace;
+    const found = firstViolation(normalized, endDecided, finished);
+    let stop = found === null ? settled : (offsets[found.at] as number);
+    if (!finished) stop = Math.min(stop, heldFrom(normalized, offsets, settled));
     if (found?.decided) {
       violation = { code: found.code, phrase: found.phrase, index: offsets[found.at] as number };
     }
@@ -160,10 +170,9 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
   };
 
   /** The earliest match in the text; `decided` is false while more text could still undo it. */
-  const firstViolation = (normalized: string, finished: boolean) => {
+  const firstViolation = (normalized: string, endDecided: boolean, finished: boolean) => {
     let best: { at: number; code: PrefixCheckCode; phrase: string; decided: boolean } | null = null;
     const firsts = (automaton as AhoCorasick).firstPositions(normalized);
-    const endDecided = finished || /\s$/.test(text);
     for (let a = 0; a < phrases.length; a++) {
       const from = firsts[a] as number;
       if (from < 0) continue;
@@ -187,8 +196,8 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
   };
 
   /** Where the held tail starts: the earliest suffix that may still grow into a phrase. */
-  const heldFrom = (normalized: string, offsets: Int32Array): number => {
-    let hold = text.length;
+  const heldFrom = (normalized: string, offsets: Int32Array, settled: number): number => {
+    let hold = settled;
     const max = Math.min(longest - 1, normalized.length);
     for (let k = max; k >= 1; k--) {
       const start = normalized.length - k;
@@ -198,7 +207,7 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
       hold = offsets[start] as number;
       break;
     }
-    return Math.min(hold, unsettledTail(text));
+    return hold;
   };
 
   return {
@@ -217,19 +226,4 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
     },
     maxHold: Math.max(0, longest - 1),
   };
-}
-
-/**
- * Where the input's last characters could still normalise differently: a trailing underscore run (it
- * is emphasis unless a letter follows) and a final capital sigma (its lower case depends on the next
- * letter). A lone high surrogate waits for its other half.
- */
-function unsettledTail(text: string): number {
-  let end = text.length;
-  while (end > 0 && text.charAt(end - 1) === "_") end--;
-  if (end === text.length && end > 0) {
-    const last = text.charCodeAt(end - 1);
-    if (last === 0x03a3 || (last >= 0xd800 && last <= 0xdbff)) end--;
-  }
-  return end;
 }

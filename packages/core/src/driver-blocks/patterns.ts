@@ -1,14 +1,22 @@
 import { fail, type Issue, ok, type Result } from "../result.js";
 import { type AhoCorasick, buildAhoCorasick } from "../text/aho-corasick.js";
+import { normalizeForMatch } from "./normalize.js";
+
+export type { NormalizedWithOffsets } from "./normalize.js";
+export { normalizeForMatch, normalizeWithOffsets, settledLength } from "./normalize.js";
 
 /**
  * Plain-text validator patterns. Precise semantics:
  * - A pattern is split on whitespace into word positions. A "/" inside a word position separates
  *   alternatives for THAT position only: "I sent/added/created" = "I sent" | "I added" | "I created";
  *   "sent/added it/them" = 4 alternatives (cartesian product). Empty pieces ("a//b", "a/") are ignored.
- * - Text and patterns are normalised the same way: lower-cased, typographic quotes straightened,
- *   markdown emphasis/code marks (* and `, and _ unless it stands inside a word as in "file_name")
- *   removed, whitespace runs collapsed to one space.
+ * - Text and patterns are normalised the same way, to what a reader sees (normalize.ts): HTML tags
+ *   and comments dropped and entities decoded; invisible characters (zero-width, soft hyphen, bidi
+ *   controls) removed; NFKC per character cluster (full-width and mathematical letters, ligatures),
+ *   decoration marks left uncomposed dropped; markdown emphasis/code marks (* and `, and _ unless it
+ *   stands inside a word as in "file_name") removed; lower-cased; look-alike Cyrillic, Greek and
+ *   Armenian letters read as Latin; typographic quotes straightened; whitespace runs collapsed to one
+ *   space; dotted single-letter abbreviations folded ("A.I." reads "ai").
  * - An alternative matches where it occurs in the normalised text and, at each edge that is a word
  *   character (letter, digit, underscore), the neighbouring text character is not one.
  * Matching uses indexOf only (no user-supplied regex), so its cost is linear-ish and cannot backtrack.
@@ -30,92 +38,6 @@ export interface PatternMatch {
 export const MAX_PATTERN_ALTERNATIVES = 64;
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-
-// Underscores that open or close markdown emphasis (`_word_`, `__word__`): not between two letters or digits.
-const EMPHASIS_UNDERSCORES = /(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu;
-
-/** Normalises text (or a pattern) for matching: see CompiledPattern for the rules. */
-export function normalizeForMatch(text: string): string {
-  const unemphasised = text.includes("_") ? text.replace(EMPHASIS_UNDERSCORES, "") : text;
-  return unemphasised
-    .toLowerCase()
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[*`]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** Normalised text with, for each of its characters, the index in the input it came from. */
-export interface NormalizedWithOffsets {
-  /** Exactly `normalizeForMatch(text)`. */
-  readonly normalized: string;
-  /** `offsets[i]` is the input index of `normalized[i]`; `offsets[normalized.length]` is the input's length. */
-  readonly offsets: Int32Array;
-}
-
-const SPACE = /\s/;
-
-/**
- * normalizeForMatch, keeping where each output character came from: a stream guard finds a match in
- * normalised text and must stop releasing the input before the match's first input character.
- */
-export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
-  const kept = keptAfterEmphasis(text);
-  const unemphasised = kept.map((i) => text.charAt(i)).join("");
-  const lower = unemphasised.toLowerCase();
-  // A few letters lower to two units (İ); each unit's own lower case says how many of the whole
-  // string's (which alone knows a final sigma) it produced.
-  const same = lower.length === unemphasised.length;
-  const chars: string[] = [];
-  const from: number[] = [];
-  let at = 0;
-  for (let k = 0; k < kept.length; k++) {
-    const width = same ? 1 : unemphasised.charAt(k).toLowerCase().length;
-    for (const ch of lower.slice(at, at + width)) pushNormalized(chars, from, ch, kept[k] as number);
-    at += width;
-  }
-  while (chars.length > 0 && chars[chars.length - 1] === " ") {
-    chars.pop();
-    from.pop();
-  }
-  const offsets = new Int32Array(chars.length + 1);
-  offsets.set(from);
-  offsets[chars.length] = text.length;
-  return { normalized: chars.join(""), offsets };
-}
-
-function keptAfterEmphasis(text: string): number[] {
-  const removed = new Set<number>();
-  if (text.includes("_")) {
-    for (const match of text.matchAll(EMPHASIS_UNDERSCORES)) {
-      for (let i = 0; i < match[0].length; i++) removed.add((match.index ?? 0) + i);
-    }
-  }
-  const kept: number[] = [];
-  for (let i = 0; i < text.length; i++) if (!removed.has(i)) kept.push(i);
-  return kept;
-}
-
-function pushNormalized(chars: string[], from: number[], ch: string, index: number): void {
-  if (ch === "*" || ch === "`") return;
-  if (SPACE.test(ch)) {
-    // Runs collapse to one space and a leading one is trimmed.
-    if (chars.length > 0 && chars[chars.length - 1] !== " ") {
-      chars.push(" ");
-      from.push(index);
-    }
-    return;
-  }
-  const straight =
-    ch === "\u2018" || ch === "\u2019" || ch === "\u02bc"
-      ? "'"
-      : ch === "\u201c" || ch === "\u201d"
-        ? '"'
-        : ch;
-  chars.push(straight);
-  from.push(index);
-}
 
 /** Expands slash alternatives of a pattern (not normalised); [] when nothing is left. */
 export function expandSlashAlternatives(pattern: string): string[] {

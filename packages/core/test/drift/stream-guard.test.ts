@@ -120,6 +120,33 @@ describe("createStreamGuard", () => {
     }
   });
 
+  it("stops a phrase hidden by invisible characters or markup exactly where it starts, at any cut", () => {
+    for (const hidden of [
+      "guar\u200banteed returns",
+      "gu<b>aran</b>teed&nbsp;returns",
+      "Guar\u0430nteed\u00ad returns",
+    ]) {
+      const t = `Our fund has steady growth. ${hidden} are what we offer.`;
+      const from = t.indexOf(hidden);
+      for (let cut = 0; cut <= t.length; cut++) {
+        const { released, violation } = run(t, [cut, cut + 1, cut + 5]);
+        expect(violation?.index).toBe(from);
+        expect(released).toBe(t.slice(0, from));
+      }
+    }
+  });
+
+  it("holds invisible characters with the visible text they may still join", () => {
+    const guard = createStreamGuard({ policy: forbidding(phrase), modeDecision: modeDecision() });
+    guard.push("Sure. guar");
+    guard.push("\u200b".repeat(40));
+    expect(guard.released).toBe("Sure. ".length);
+    expect(guard.push("d").release).toBe("");
+    const end = guard.finish();
+    expect(end.violation).toBeNull();
+    expect(guard.released).toBe(guard.text.length);
+  });
+
   it("holds back at most the longest phrase minus one character, and releases all of a clean reply", () => {
     const clean = "Our fund has steady growth and guaranteed nothing, returns vary. Done.";
     const guard = createStreamGuard({ policy: forbidding(phrase), modeDecision: modeDecision() });

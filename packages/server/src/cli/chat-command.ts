@@ -1,6 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { createInterface } from "node:readline/promises";
 import type { ChatResponse, ThreadMementoV02 } from "@solserver/core";
+import {
+  ActionBook,
+  CHAT_HELP,
+  parseActionCommand,
+  resolveTimeZone,
+  runActionCommand,
+} from "./chat-actions.js";
 import { apiRequest } from "./http-client.js";
 
 const SHAPE_KEYS = ["arc", "active", "parked", "decisions", "next"] as const;
@@ -63,7 +70,13 @@ export function describeRetrieval(res: unknown): string[] {
  * `sol chat`: a REPL against a running server. Lines are read through the async iterator, which
  * buffers them, so input piped faster than the server answers is queued rather than dropped.
  */
-export async function runChat(opts: { url: string; thread?: string; apiKey?: string }): Promise<void> {
+export async function runChat(opts: {
+  url: string;
+  thread?: string;
+  apiKey?: string;
+  timezone?: string;
+}): Promise<void> {
+  const session: ChatSession = { ...opts, timezone: resolveTimeZone(opts.timezone), book: new ActionBook() };
   const threadId = opts.thread ?? `thread_${randomUUID().slice(0, 8)}`;
   // Changes are shown against the thread's memento: a resumed thread already has one. Read before
   // the line reader starts, since lines it reads while nothing iterates it would be lost.
@@ -71,7 +84,9 @@ export async function runChat(opts: { url: string; thread?: string; apiKey?: str
   const interactive = process.stdin.isTTY === true;
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: interactive });
   rl.setPrompt("you> ");
-  process.stdout.write(`sol chat on ${opts.url}, thread ${threadId}. Type /quit to leave.\n`);
+  process.stdout.write(
+    `sol chat on ${opts.url}, thread ${threadId}, time zone ${session.timezone}. Type /help for commands, /quit to leave.\n`,
+  );
   try {
     if (interactive) rl.prompt();
     for await (const raw of rl) {
@@ -80,13 +95,35 @@ export async function runChat(opts: { url: string; thread?: string; apiKey?: str
       if (line) {
         // Piped input is not echoed by a terminal; print it so the transcript reads as a dialogue.
         if (!interactive) process.stdout.write(`you> ${line}\n`);
-        memento = await sendTurn(opts, threadId, line, memento);
+        if (!(await runCommand(session, line))) memento = await sendTurn(session, threadId, line, memento);
       }
       if (interactive) rl.prompt();
     }
   } finally {
     rl.close();
   }
+}
+
+/** The options of one `sol chat` run and the actions its replies proposed. */
+interface ChatSession {
+  readonly url: string;
+  readonly apiKey?: string;
+  readonly timezone: string;
+  readonly book: ActionBook;
+}
+
+/** Handles `/help`, `/approve N` and `/defer N`; false when the line is a message to send. */
+async function runCommand(session: ChatSession, line: string): Promise<boolean> {
+  if (line === "/help") {
+    for (const help of CHAT_HELP) process.stdout.write(`  ${help}\n`);
+    return true;
+  }
+  const command = parseActionCommand(line);
+  if (command === null) return false;
+  const result = await runActionCommand(session, session.book, command);
+  for (const out of result.lines) process.stdout.write(`  ${out}\n`);
+  if (result.failed) process.exitCode = 1;
+  return true;
 }
 
 /** The thread's memento now, or null (none yet, or unreadable: the first turn reports the error). */
@@ -109,7 +146,7 @@ async function currentMemento(
 
 /** Sends one line as a turn and prints the reply and its control-plane facts; returns the memento. */
 async function sendTurn(
-  opts: { url: string; apiKey?: string },
+  opts: ChatSession,
   threadId: string,
   line: string,
   memento: ThreadMementoV02 | null,
@@ -119,15 +156,14 @@ async function sendTurn(
       opts.url,
       "POST",
       "/v1/chat",
-      { requestId: randomUUID(), threadId, message: line },
+      { requestId: randomUUID(), threadId, message: line, meta: { timezone: opts.timezone } },
       opts.apiKey,
     );
     process.stdout.write(`sol> ${res.assistant.content}\n  ${describeTurn(res)}\n`);
     for (const line of describeRetrieval(res)) process.stdout.write(`  ${line}\n`);
     for (const change of describeMementoChange(memento, res.threadMemento))
       process.stdout.write(`  ${change}\n`);
-    for (const action of res.actions)
-      process.stdout.write(`  needs permission: ${action.action_label} (${action.action_id})\n`);
+    for (const proposal of opts.book.add(res.actions)) process.stdout.write(`  ${proposal}\n`);
     return res.threadMemento ?? memento;
   } catch (error) {
     process.stdout.write(`  error: ${(error as Error).message}\n`);

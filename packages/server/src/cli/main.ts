@@ -23,10 +23,13 @@ program
 
 program
   .command("chat")
-  .description("a terminal chat against a running server, showing mode, breakpoint and memento changes")
+  .description(
+    "a terminal chat against a running server, showing mode, breakpoint and memento changes; /approve N and /defer N act on proposed actions",
+  )
   .option("-u, --url <url>", "server base URL", "http://127.0.0.1:8787")
   .option("-t, --thread <id>", "thread id (default: a new one)")
   .option("-k, --api-key <key>", "API key (or SOL_API_KEY)")
+  .option("-z, --timezone <zone>", "IANA time zone sent as meta.timezone (default: the system's)")
   .action(runChat);
 
 program

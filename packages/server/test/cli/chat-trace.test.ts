@@ -34,7 +34,9 @@ describe("sol chat and sol trace against a running sol serve", () => {
     expect(facts.map((f) => f[3])).toEqual(["SHOULD", "SHOULD", "SKIP"]);
     expect(out).toContain('memento created: arc "I need to plan my week and book the dentist."');
     expect(out).toMatch(/^ {2}next: \[.*\] -> \[.*"call mom".*\]$/m);
-    expect(out).toMatch(/^ {2}needs permission: Create Reminder \(act_\w+\)$/m);
+    expect(out).toMatch(
+      /^ {2}\[1\] needs permission: Create Reminder \(act_\w+\) · \/approve 1 or \/defer 1$/m,
+    );
   });
 
   it("chat stops at /quit without sending the lines after it", async () => {
