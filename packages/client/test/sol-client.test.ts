@@ -1,7 +1,7 @@
 import type { ThreadMementoV02 } from "@solserver/core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { errorFromBody } from "../src/http/transport.js";
-import { SolClient, SolClientError } from "../src/index.js";
+import { type ChatStreamEvent, SolClient, SolClientError } from "../src/index.js";
 import { fakeChatResponse } from "./support/chat-fixtures.js";
 import { type FakeSolServer, startFakeSolServer } from "./support/fake-sol-server.js";
 
@@ -33,6 +33,12 @@ const memento: ThreadMementoV02 = {
     rollup: { phase: "settled", intensityBucket: "low", updatedAt: "2025-01-01T00:00:00.000Z" },
   },
 };
+
+async function collectStream(stream: AsyncIterable<ChatStreamEvent>): Promise<ChatStreamEvent[]> {
+  const events: ChatStreamEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
 
 async function rejection(promise: Promise<unknown>): Promise<SolClientError> {
   const err = await promise.then(
@@ -100,34 +106,30 @@ describe("SolClient chat", () => {
     expect(server.requests.at(-1)!.headers.accept).toBe("text/event-stream");
   });
 
-  it("refuses stream events that break the contract", async () => {
-    const read = async () => {
-      for await (const _ of client.chatStream({ threadId: "t1", message: "x" })) {
-        // reading only
-      }
-    };
+  it("ends with an invalid_response error event when stream events break the contract", async () => {
+    const lastEvent = async () =>
+      (await collectStream(client.chatStream({ threadId: "t1", message: "x" }))).at(-1);
     server.setFaults(() => ({ kind: "events", events: [["delta", '"bare string"']] }));
-    expect(await rejection(read())).toMatchObject({ code: "invalid_response", retryable: false });
+    expect(await lastEvent()).toMatchObject({
+      type: "error",
+      error: { code: "invalid_response", retryable: false },
+    });
+    server.setFaults(() => ({ kind: "events", events: [["retract", "{}"]] }));
+    expect(await lastEvent()).toMatchObject({ type: "error", error: { code: "invalid_response" } });
     server.setFaults(() => ({ kind: "events", events: [["final", '{"response":{}}']] }));
-    expect(await rejection(read())).toMatchObject({ code: "invalid_response", retryable: false });
+    expect(await lastEvent()).toMatchObject({ type: "error", error: { code: "invalid_response" } });
   });
 
-  it("fails a stream cut before its final event with a retryable network error", async () => {
+  it("ends a stream cut before its final event with a retryable network_error event, keeping what was shown", async () => {
     server.setFaults(() => ({ kind: "reset" }));
-    const seen: string[] = [];
-    const read = async () => {
-      for await (const event of client.chatStream({
-        requestId: "r-stream-cut",
-        threadId: "t1",
-        message: "cut",
-      })) {
-        seen.push(event.type);
-      }
-    };
-    const err = await rejection(read());
-    expect(seen).toEqual(["delta"]);
-    expect(err.code).toBe("network_error");
-    expect(err.retryable).toBe(true);
+    const events = await collectStream(
+      client.chatStream({ requestId: "r-stream-cut", threadId: "t1", message: "cut" }),
+    );
+    expect(events.map((e) => e.type)).toEqual(["delta", "error"]);
+    const last = events.at(-1);
+    expect(last?.type === "error" && last.error).toMatchObject({ code: "network_error", retryable: true });
+    expect(last?.shown).toBe(events[0]?.shown);
+    expect(last?.shown).not.toBe("");
   });
 });
 
@@ -178,12 +180,10 @@ describe("SolClient errors", () => {
     server.setFaults(() => ({ kind: "status", status: 409, code: "conflict" }));
     const busy = await rejection(client.chat({ threadId: "t1", message: "x" }));
     expect(busy).toMatchObject({ code: "conflict", status: 409, serverCode: "conflict", retryable: true });
-    const streamed = await rejection(
-      (async () => {
-        for await (const _ of client.chatStream({ threadId: "t1", message: "x" })) break;
-      })(),
-    );
-    expect(streamed).toMatchObject({ code: "conflict", status: 409, retryable: true });
+    const streamed = await collectStream(client.chatStream({ threadId: "t1", message: "x" }));
+    expect(streamed).toMatchObject([
+      { type: "error", error: { code: "conflict", status: 409, retryable: true }, shown: "" },
+    ]);
 
     server.canned.set("POST /v1/actions/execute", {
       status: 409,

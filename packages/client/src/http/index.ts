@@ -1,3 +1,5 @@
+export type { ChatStreamEvent, ChatStreamPhase, ChatStreamView } from "./chat-stream.js";
+export { EMPTY_STREAM_VIEW, foldStream } from "./chat-stream.js";
 export type {
   Memory,
   MemoryQuery,
@@ -29,7 +31,6 @@ export { parseRetryAfter } from "./retry-after.js";
 export type {
   ChatInput,
   ChatReply,
-  ChatStreamEvent,
   MementoPrecondition,
   ThreadFilter,
 } from "./sol-client.js";

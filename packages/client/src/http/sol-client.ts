@@ -13,10 +13,12 @@ import {
   PacketInput,
   ThreadMementoV02 as ThreadMementoSchema,
 } from "@solserver/core";
-import { SolClientError } from "../errors.js";
+import { SolClientError, toSolClientError } from "../errors.js";
 import { randomId } from "../ids.js";
 import type { SafeParser, Validator } from "../validate.js";
-import { describeIssues, fromSchema, isObject } from "../validate.js";
+import { describeIssues, fromSchema } from "../validate.js";
+import type { ChatStreamEvent } from "./chat-stream.js";
+import { chatStreamEvents, finalEvent } from "./chat-stream.js";
 import type { Memory, MemoryQuery, MemorySaveInput, MessageQuery, ThreadQuery } from "./memory-responses.js";
 import { memoryResponses, queryString } from "./memory-responses.js";
 import type { ResolvedClientOptions, SolClientOptions } from "./options.js";
@@ -41,7 +43,7 @@ import type {
 import { responses } from "./responses.js";
 import { readSse } from "./sse.js";
 import type { CallOptions } from "./transport.js";
-import { checkResponse, errorFromBody, notJsonError, Transport } from "./transport.js";
+import { checkResponse, notJsonError, Transport } from "./transport.js";
 
 /** A chat turn to send; `requestId` is generated when omitted (keep it to retry safely). */
 export type ChatInput = Omit<PacketInputBody, "requestId"> & { readonly requestId?: string };
@@ -51,11 +53,6 @@ export interface ChatReply {
   readonly response: ChatResponse;
   readonly replayed: boolean;
 }
-
-/** What `chatStream` yields: text deltas as they arrive, then the whole response once. */
-export type ChatStreamEvent =
-  | { readonly type: "delta"; readonly text: string }
-  | { readonly type: "final"; readonly response: ChatResponse };
 
 /**
  * The precondition of a memento write: `ifMatch` with the ETag last read (update), or
@@ -78,22 +75,6 @@ function checkInput<T>(schema: SafeParser<T>, value: unknown, what: string): voi
       retryable: false,
     });
   }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** The text of a `delta` event (`{ text }`); anything else breaks the contract. */
-function deltaText(data: unknown, what: string): string {
-  if (isObject(data) && typeof data.text === "string") return data.text;
-  throw new SolClientError("invalid_response", `${what}: a delta event must carry { text }.`, {
-    retryable: false,
-  });
 }
 
 /**
@@ -146,10 +127,29 @@ export class SolClient {
     return { response: reply.value, replayed: reply.headers.get("idempotent-replayed") === "true" };
   }
 
-  /** `POST /v1/chat` with `Accept: text/event-stream`: yields `delta` events, then one `final`. */
+  /**
+   * `POST /v1/chat` with `Accept: text/event-stream`: yields `delta` events as the server releases
+   * reply text (read from the body as it arrives), `retract` when the shown text must be discarded,
+   * and ends with one `final` (the validated ChatResponse) or one `error`. Failures never throw:
+   * invalid input, HTTP errors, cut streams, timeouts and aborts all end the stream as an `error`
+   * event carrying a SolClientError (`retryable` says whether the same requestId may be sent again).
+   */
   async *chatStream(input: ChatInput, call?: CallOptions): AsyncGenerator<ChatStreamEvent, void, undefined> {
-    const body = this.chatBody(input);
+    let shown = "";
+    try {
+      for await (const event of this.openChatStream(input, call)) {
+        shown = event.shown;
+        yield event;
+      }
+    } catch (err) {
+      yield { type: "error", error: toSolClientError(err), shown };
+    }
+  }
+
+  /** The events of one streamed turn; throws on failures, which `chatStream` turns into events. */
+  private async *openChatStream(input: ChatInput, call?: CallOptions): AsyncGenerator<ChatStreamEvent> {
     const what = "POST /v1/chat (stream)";
+    const body = this.chatBody(input);
     const { response, scope } = await this.transport
       .open({
         method: "POST",
@@ -162,33 +162,29 @@ export class SolClient {
     try {
       const type = response.headers.get("content-type") ?? "";
       if (!type.includes("text/event-stream") || response.body === null) {
-        // A server may answer a replay with the stored JSON instead of a stream.
+        // A server (or a proxy) may answer with the whole JSON response instead of a stream.
         const text = await response.text();
-        let body: unknown;
+        let value: unknown;
         try {
-          body = JSON.parse(text);
+          value = JSON.parse(text);
         } catch {
           throw notJsonError(what, response);
         }
-        const value = checkResponse(body, responses.chat, what, response.status);
-        yield { type: "final", response: value };
+        yield finalEvent(checkResponse(value, responses.chat, what, response.status));
         return;
       }
-      for await (const message of readSse(response.body, () => scope.rearm())) {
-        const data = parseJson(message.data);
-        if (message.event === "delta") {
-          yield { type: "delta", text: deltaText(data, what) };
-        } else if (message.event === "final") {
-          yield { type: "final", response: checkResponse(data, responses.chat, what, response.status) };
-          // The turn is delivered: what the connection does next (a reset, a late close) is not a failure.
-          return;
-        } else if (message.event === "error") {
-          throw errorFromBody(message.data, what, undefined);
-        }
+      const events = chatStreamEvents(
+        readSse(response.body, () => scope.rearm()),
+        what,
+        response.status,
+      );
+      // After `final` the turn is delivered: what the connection does next is not a failure.
+      const ended = yield* events;
+      if (ended === "cut") {
+        throw new SolClientError("network_error", `${what}: the stream ended before the final event.`, {
+          retryable: true,
+        });
       }
-      throw new SolClientError("network_error", `${what}: the stream ended before the final event.`, {
-        retryable: true,
-      });
     } catch (err) {
       throw scope.toError(err);
     } finally {

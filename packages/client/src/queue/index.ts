@@ -4,6 +4,8 @@ export type { CaptureInput, EnqueueInput, EnqueueRecords } from "./enqueue-recor
 export { buildEnqueueRecords } from "./enqueue-records.js";
 export type { SendChat, SendMemorySave, TransmissionQueueOptions } from "./queue-options.js";
 export type { QueueChange, QueueListener } from "./queue-state.js";
+export type { StreamListener } from "./streaming-send.js";
+export { streamingSend } from "./streaming-send.js";
 export type { TransmissionEvent, TransmissionMachineState } from "./transmission-machine.js";
 export { INTERRUPTED_ERROR_CODE, transition } from "./transmission-machine.js";
 export type { EnqueueMemoryResult, EnqueueResult } from "./transmission-queue.js";

@@ -66,7 +66,7 @@ describe("SolClient chat against SolServer", () => {
       message: "Tell me something about keeping a plan simple and easy to follow over a long week",
     })) {
       if (event.type === "delta") deltas.push(event.text);
-      else final = event.response;
+      else if (event.type === "final") final = event.response;
     }
     expect(deltas.length).toBeGreaterThan(0);
     expect(final).toMatchObject({ requestId: "rc-stream", assistant: { content: deltas.join("") } });

@@ -1,8 +1,10 @@
-import { useEffect, useRef } from "preact/hooks";
+import { Fragment } from "preact";
+import { useCallback, useEffect, useRef } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
 import { useServerMessages } from "../hooks/use-server-messages.js";
 import { type ThreadItem, useThread } from "../hooks/use-thread.js";
 import { AssistantMessage } from "./assistant-message.js";
+import { LiveReplySlot } from "./live-reply-slot.js";
 import { UserMessage } from "./user-message.js";
 
 /** Within this distance of the bottom the list follows new messages. */
@@ -52,6 +54,10 @@ export function MessageList({
   useEffect(() => {
     if (scroller.current && atBottom.current) activity.scrollToEnd(scroller.current);
   }, [tail, threadId, activity]);
+  // A streaming reply grows in place: keep its newest line in view while the reader is at the bottom.
+  const follow = useCallback(() => {
+    if (scroller.current && atBottom.current) activity.scrollToEnd(scroller.current);
+  }, [activity]);
 
   return (
     <div class="scroller" ref={scroller}>
@@ -61,7 +67,10 @@ export function MessageList({
         <ol class="messages" aria-label="Messages">
           {items.map((item) =>
             item.message.role === "user" ? (
-              <UserMessage key={item.message.messageId} item={item} />
+              <Fragment key={item.message.messageId}>
+                <UserMessage item={item} />
+                <LiveReplySlot item={item} onGrow={follow} />
+              </Fragment>
             ) : (
               <AssistantMessage key={item.message.messageId} item={item} onTrace={onTrace} />
             ),

@@ -1,5 +1,7 @@
 import type { QueuedTransmission } from "@solserver/client";
 import { useAppEnv } from "../hooks/app-context.js";
+import { useLiveReply } from "../hooks/use-live-reply.js";
+import { hasLiveContent } from "../session/live-replies.js";
 
 type SendError = NonNullable<QueuedTransmission["lastError"]>;
 
@@ -19,6 +21,7 @@ export function describeSendError(error: SendError | null): string {
 /** Delivery state under a user message: sending, retrying after an error, or failed with Retry. */
 export function TransmissionStatus({ transmission }: { transmission: QueuedTransmission }) {
   const { session } = useAppEnv();
+  const live = useLiveReply(transmission.status === "sending" ? transmission.transmissionId : undefined);
   if (transmission.status === "succeeded") return null;
   if (transmission.status === "failed") {
     return (
@@ -45,6 +48,8 @@ export function TransmissionStatus({ transmission }: { transmission: QueuedTrans
       </p>
     );
   }
+  // The reply is already streaming in below: the message plainly arrived.
+  if (hasLiveContent(live)) return null;
   return (
     <p class="send-status" role="status">
       Sending…

@@ -8,15 +8,20 @@ import {
   randomId,
   SolClient,
   SolClientError,
+  streamingSend,
   type TraceRun,
   TransmissionQueue,
 } from "@solserver/client";
 import type { ThreadMessage, ThreadSummary } from "@solserver/core";
+import { LiveReplies } from "./live-replies.js";
 import { watchReconnect } from "./reconnect-watch.js";
+import { browserTimeZone } from "./time-zone.js";
 
 /** The web client's only door to the server: the SDK's SolClient and TransmissionQueue. */
 export interface SolSession {
   readonly queue: TransmissionQueue;
+  /** Replies streaming in, by transmission id, until their transmission succeeded. */
+  readonly live: LiveReplies;
   /** False when IndexedDB was unavailable and messages live in memory only. */
   readonly durable: boolean;
   /** Changes the API key for every later request (queued messages included). */
@@ -68,14 +73,29 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
   const baseUrl = options.baseUrl ?? "";
   let client = makeClient(baseUrl, options.apiKey);
   const { store, durable } = await openStore();
+  const live = new LiveReplies();
+  // Deliveries stream (`Accept: text/event-stream`) so the reply grows as the model writes it; the
+  // queue still owns retries and idempotency, and keeps the final response as before.
+  const stream = streamingSend(
+    { chatStream: (packet, call) => client.chatStream(packet, call) },
+    (event, transmission) => live.apply(transmission.transmissionId, event),
+  );
   const queue = new TransmissionQueue({
-    send: (packet, { signal }) => client.chat(packet, { signal }),
+    send: (packet, context) => {
+      live.begin(context.transmission.transmissionId);
+      return stream(packet, context);
+    },
     store,
     // A few quick tries, then the message shows as failed with a Retry button; it is sent again by
     // itself once the browser is back online.
     maxAttempts: 3,
     backoff: { baseMs: 800, maxMs: 5_000 },
     onError: (err) => console.error("[sol] queue:", err),
+  });
+  queue.subscribe((change) => {
+    if (change.kind === "transmission" && change.transmission.status === "succeeded") {
+      live.end(change.transmission.transmissionId);
+    }
   });
   await queue.start();
   // The queue resumes by itself on the browser's `online` event; a page opened while online also
@@ -85,15 +105,21 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
   }
   // The server going away leaves the browser online: look for it coming back while a message waits.
   watchReconnect(queue, () => client.healthz());
-  const meta = { client: "solserver-web", ...(options.appVersion ? { appVersion: options.appVersion } : {}) };
+  const appMeta = {
+    client: "solserver-web",
+    ...(options.appVersion ? { appVersion: options.appVersion } : {}),
+  };
   return {
     queue,
+    live,
     durable,
     setApiKey(apiKey) {
       client = makeClient(baseUrl, apiKey);
     },
     send(threadId, message) {
-      queue.enqueue({ threadId, message, meta });
+      // The zone is read per message: a laptop that travelled sends where it is now.
+      const timezone = browserTimeZone();
+      queue.enqueue({ threadId, message, meta: { ...appMeta, ...(timezone ? { timezone } : {}) } });
     },
     retrySend: (transmissionId) => queue.retry(transmissionId),
     executeAction: (actionId, requestId) =>

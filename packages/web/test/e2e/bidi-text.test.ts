@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../../../server/test/support/test-server.js";
 import { launchChromium } from "./support/browser.js";
-import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
+import { assistantMessage, fetchChatJson, openChat, sendMessage } from "./support/chat-page.js";
 import { saveScreenshot } from "./support/screenshots.js";
 import { startWebServer } from "./support/web-server.js";
 
@@ -29,7 +29,7 @@ describe("right-to-left text", () => {
   it("lays out RTL messages, chip label and details right to left, English ones left to right", async () => {
     const { context, page } = await openChat(browser, server.url);
     await page.route("**/v1/chat", async (route) => {
-      const response = await route.fetch();
+      const response = await fetchChatJson(route);
       const body = (await response.json()) as {
         assistant: { content: string };
         actions: Array<Record<string, unknown>>;

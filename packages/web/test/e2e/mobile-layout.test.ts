@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../../../server/test/support/test-server.js";
 import { launchChromium } from "./support/browser.js";
-import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js";
+import { assistantMessage, fetchChatJson, openChat, sendMessage } from "./support/chat-page.js";
 import { saveScreenshot } from "./support/screenshots.js";
 import { startWebServer } from "./support/web-server.js";
 
@@ -51,7 +51,7 @@ describe("layout at 360 px", () => {
     const { context, page } = await openChat(browser, server.url);
     await page.setViewportSize(PHONE);
     await page.route("**/v1/chat", async (route) => {
-      const response = await route.fetch();
+      const response = await fetchChatJson(route);
       const body = (await response.json()) as { actions: Array<Record<string, unknown>> };
       for (const action of body.actions) {
         action.action_label = `Remind ${WORD}${WORD}`;

@@ -5,7 +5,7 @@ import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../../../server/test/support/test-server.js";
 import { launchChromium } from "./support/browser.js";
-import { openChat } from "./support/chat-page.js";
+import { fetchChatJson, openChat } from "./support/chat-page.js";
 import { startWebServer } from "./support/web-server.js";
 
 /** Kept in the repository (docs/screenshots), unlike the chip-state artefacts. */
@@ -152,7 +152,7 @@ describe("save_memory chip", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     // The turn's real response, with the save_memory proposal a model would add.
     await page.route("**/v1/chat", async (route) => {
-      const res = await route.fetch();
+      const res = await fetchChatJson(route);
       const body = (await res.json()) as Record<string, unknown> & { requestId: string };
       body.actions = [
         {

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core";
+import type { APIResponse, Browser, BrowserContext, Locator, Page, Request, Route } from "playwright-core";
 
 /** A fresh browser context (own localStorage and IndexedDB) with the chat page open at `url`. */
 export async function openChat(
@@ -92,4 +92,12 @@ export async function holdResponses(
     await route.fulfill({ response });
   });
   return { release: () => open(), answered };
+}
+
+/**
+ * The server's JSON answer to an intercepted `POST /v1/chat`, for tests that rewrite the response:
+ * the page asks for an event stream, and the SDK takes a JSON answer in its place (one `final`).
+ */
+export function fetchChatJson(route: Route): Promise<APIResponse> {
+  return route.fetch({ headers: { ...route.request().headers(), accept: "application/json" } });
 }
