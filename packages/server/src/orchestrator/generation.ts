@@ -212,25 +212,27 @@ async function callModel(input: GenerationInput, request: LlmRequest, purpose: L
 }
 
 /** A main call cut at a prefix violation: its lint is the violations of the text read so far. */
+/** The strict rules the stream guard decides on a prefix. */
+const PREFIX_CODES: ReadonlySet<string> = new Set([
+  LINT_CODES.forbiddenPattern,
+  LINT_CODES.authorityLaundering,
+  LINT_CODES.claimedAction,
+  LINT_CODES.modeDrift,
+]);
+
 function stoppedAttempt(
   input: GenerationInput,
   purpose: LlmCallPurpose,
   streamed: StreamedCall,
   prompt: AssembledPrompt,
 ): Attempt {
-  const prefixCodes = new Set<string>([
-    LINT_CODES.forbiddenPattern,
-    LINT_CODES.authorityLaundering,
-    LINT_CODES.claimedAction,
-    LINT_CODES.modeDrift,
-  ]);
   const full = lintOutput({
     text: streamed.guardedText,
     modeDecision: input.modeDecision,
     policy: input.policy,
     modes: input.modes,
   });
-  const violations = full.violations.filter((v) => prefixCodes.has(v.code));
+  const violations = full.violations.filter((v) => PREFIX_CODES.has(v.code));
   const lint: LintResult = { passed: violations.every((v) => v.enforcement !== "strict"), violations };
   input.trace.add("validate", "warning", "Stream stopped at a prefix violation", {
     purpose,
@@ -344,7 +346,24 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
   const final = decideDriftOutcome({ first: first.lint, second: second.lint });
   if (final.action !== "return")
     throw new SolError("internal", "Drift protocol asked for a second regeneration.");
-  return settled(input, toResult(input, final.use === "second" ? second : first, final, [first, second]));
+  const chosen = chooseAttempt(first, second, final.use);
+  const outcome = { ...final, violations: chosen.lint.violations };
+  return settled(input, toResult(input, chosen, outcome, [first, second]));
+}
+
+/**
+ * A draft stopped mid-stream is cut before its end and was never checked as a whole, so it cannot win
+ * a tie (or a count of end-of-reply violations it was never tested for) against a complete
+ * regeneration: a complete reply is kept unless it too breaks a rule decidable on a prefix.
+ */
+function chooseAttempt(first: Attempt, second: Attempt, use: "first" | "second"): Attempt {
+  if (use === "second" || first.stoppedAt === undefined || second.stoppedAt !== undefined) {
+    return use === "second" ? second : first;
+  }
+  const prefixStrict = second.lint.violations.some(
+    (v) => v.enforcement === "strict" && PREFIX_CODES.has(v.code),
+  );
+  return prefixStrict ? first : second;
 }
 
 /** The first strict violation's code: what a streaming client is told when its deltas are withdrawn. */
