@@ -158,6 +158,8 @@ export {
   hasEndOfReplyChecks,
   LINT_CODES,
   lintOutput,
+  MISSING_FACTS_CODE,
+  missingRequiredFacts,
   shouldSurfaceDrift,
 } from "./drift/index.js";
 export type { CompiledPolicy, PolicyEngine, PolicyIssue, PolicyRequest } from "./driver-blocks/index.js";
@@ -171,7 +173,7 @@ export type { SolErrorCode, SolErrorOptions } from "./errors.js";
 export { isSolError, SOL_ERROR_CODES, SolError } from "./errors.js";
 export { canonicalJson, sha256Hex } from "./hash/index.js";
 export type { CheckpointPolicy } from "./heartbeat/index.js";
-export { buildCheckpointCapsule, createCheckpointPolicy } from "./heartbeat/index.js";
+export { buildCheckpointCapsule, createCheckpointPolicy, detectReanchorRequest } from "./heartbeat/index.js";
 export type { BaselineMemento, DecisionsRecall } from "./memento/index.js";
 export {
   bootstrapThreadMementoShape,

@@ -11,6 +11,7 @@ export {
 } from "./governance.js";
 export type { LintCode, LintInput, LintResult } from "./lint.js";
 export { countViolations, LINT_CODES, lintOutput } from "./lint.js";
+export { MISSING_FACTS_CODE, missingRequiredFacts } from "./missing-facts.js";
 export type { DriftOutcome, DriftOutcomeInput, SurfaceDriftInput } from "./outcome.js";
 export { decideDriftOutcome, detectDriftCheckRequest, shouldSurfaceDrift } from "./outcome.js";
 export { buildPatchDirectives, MAX_PATCH_DIRECTIVES } from "./patch-directives.js";

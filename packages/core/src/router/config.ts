@@ -45,6 +45,8 @@ export const ModeDefinition = z
     rigor: ModeRigor.optional(),
     /** Words that explicitly call this mode (step 0), matched on word boundaries. */
     callWords: z.array(Term).max(100).optional(),
+    /** Meta-ops allowed: a re-anchor in this mode is surfaced to the user (flow pack, drift protocol). */
+    metaOps: z.boolean().optional(),
   })
   .strict();
 export type ModeDefinition = z.infer<typeof ModeDefinition>;

@@ -1,4 +1,10 @@
-import { shouldSurfaceDrift, type TurnDrift } from "@solserver/core";
+import {
+  detectReanchorRequest,
+  type ModeDecision,
+  shouldSurfaceDrift,
+  type TurnDrift,
+  type Violation,
+} from "@solserver/core";
 import type { TraceBuffer } from "./trace-buffer.js";
 
 /**
@@ -32,10 +38,43 @@ export function driftCheckContext(previous: TurnDrift | null): string {
   return lines.join("\n");
 }
 
+/** Heartbeat triggers that re-anchor the thread, as the route phase records them in the reasons. */
+const REANCHOR_REASONS = [
+  "checkpoint: user_reanchor",
+  "checkpoint: explicit_command",
+  "checkpoint: drift_flare",
+];
+const COMMAND = /^\/(?:checkpoint|anchor)(?:\s|$)/;
+
 /**
- * Records in the trace that drift is surfaced to the user, in the flow pack's cases a turn can tell:
- * the user asked for a drift check, or the regeneration failed as well (the response's `validation`
- * then carries the violations).
+ * A meta-ops re-anchor: the routed mode allows meta-ops (`metaOps` in its mode pack entry) and this
+ * turn's checkpoint re-anchors the thread: the user asks to re-anchor or what is decided, commands a
+ * checkpoint, or a drift flare triggered it.
+ */
+export function isMetaOpsReanchor(
+  modes: readonly { readonly label: string; readonly metaOps?: boolean | undefined }[],
+  modeDecision: ModeDecision,
+  message: string,
+): boolean {
+  if (!modeDecision.checkpointNeeded) return false;
+  const mode = modes.find((m) => m.label === modeDecision.modeLabel);
+  if (mode?.metaOps !== true) return false;
+  return (
+    detectReanchorRequest(message) ||
+    COMMAND.test(message.trim().toLowerCase()) ||
+    modeDecision.reasons.some((r) => REANCHOR_REASONS.includes(r))
+  );
+}
+
+/** What a meta-ops re-anchor asks of the reply: say openly where the thread stands. */
+export const REANCHOR_CONTEXT =
+  "Re-anchor openly: before answering, tell the user in one or two lines where the thread stands (its arc, what is decided and what is open), from the checkpoint capsule.";
+
+/**
+ * Records in the trace that drift is surfaced to the user, in the flow pack's four cases: the user
+ * asked for a drift check, the regeneration failed as well (the response's `validation` then carries
+ * the violations), the reply asks the user for required facts it lacks (`validation` names them), or a
+ * meta-ops re-anchor.
  */
 export function traceDriftSurfacing(
   trace: TraceBuffer,
@@ -44,23 +83,28 @@ export function traceDriftSurfacing(
     readonly previous: TurnDrift | null;
     readonly repeatedFailure: boolean;
     readonly violations: readonly string[];
+    readonly missingFacts: Violation | null;
+    readonly metaOpsReanchor: boolean;
   },
 ): void {
   const surfaced = shouldSurfaceDrift({
     userAskedDriftCheck: args.requested,
     repeatedRegenFailures: args.repeatedFailure,
-    missingRequiredFacts: false,
-    metaOpsReanchor: false,
+    missingRequiredFacts: args.missingFacts !== null,
+    metaOpsReanchor: args.metaOpsReanchor,
   });
   if (!surfaced) return;
   const reasons = [
     ...(args.requested ? ["user_asked"] : []),
     ...(args.repeatedFailure ? ["repeated_regen_failure"] : []),
+    ...(args.missingFacts ? ["missing_required_facts"] : []),
+    ...(args.metaOpsReanchor ? ["meta_ops_reanchor"] : []),
   ];
   trace.add("drift", "completed", `Drift surfaced (${reasons.join(", ")})`, {
     surfaced: true,
     reasons,
     ...(args.requested ? { previous: args.previous } : {}),
     ...(args.repeatedFailure ? { violations: args.violations } : {}),
+    ...(args.missingFacts ? { missing: args.missingFacts.message } : {}),
   });
 }

@@ -1,4 +1,4 @@
-import { type CompiledPolicy, type ModeDecision, policyHints } from "@solserver/core";
+import { type CompiledPolicy, type ModeDecision, missingRequiredFacts, policyHints } from "@solserver/core";
 import type { TurnPrompt } from "./assemble-phase.js";
 import { traceDriftSurfacing } from "./drift-check.js";
 import { type GenerationResult, generateValidated } from "./generation.js";
@@ -43,11 +43,14 @@ export async function generatePhase(
   });
   // Facade structured output: a reply still not the client's document after the regeneration fails the turn.
   if (plan.facade.structuredOutput) throwOnStructuredMismatch(gen.violations);
+  const missingFacts = gen.passed ? null : missingRequiredFacts(gen.violations, gen.text);
   traceDriftSurfacing(trace, {
     requested: loaded.driftCheck,
     previous: loaded.previousDrift,
     repeatedFailure: gen.repeatedFailure,
     violations: gen.driftCodes,
+    missingFacts,
+    metaOpsReanchor: referenced.metaOpsReanchor,
   });
-  return gen;
+  return missingFacts === null ? gen : { ...gen, violations: [...gen.violations, missingFacts] };
 }

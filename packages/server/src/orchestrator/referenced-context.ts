@@ -1,10 +1,12 @@
 import {
   clipText,
   isDecisionsQuestion,
+  type ModeDecision,
   recallDecisions,
   renderDecisionsContext,
   type StoredCheckpoint,
 } from "@solserver/core";
+import { isMetaOpsReanchor, REANCHOR_CONTEXT } from "./drift-check.js";
 import type { LoadedTurn } from "./load-phase.js";
 import type { TurnPlan } from "./turn-plan.js";
 import type { TurnRun } from "./turn-run.js";
@@ -19,6 +21,8 @@ export interface ReferencedContext {
   readonly lines: readonly string[];
   /** The recorded decisions, when the user asked what is decided. */
   readonly decided?: readonly string[];
+  /** A meta-ops re-anchor: the reply is asked to say openly where the thread stands. */
+  readonly metaOpsReanchor: boolean;
 }
 
 /**
@@ -31,8 +35,12 @@ export async function referencedContextPhase(
   run: TurnRun,
   plan: TurnPlan,
   loaded: LoadedTurn,
+  modeDecision: ModeDecision,
 ): Promise<ReferencedContext> {
   const lines: string[] = [];
+  const metaOpsReanchor =
+    !loaded.contextOff && isMetaOpsReanchor(run.deps.engines.router.modes, modeDecision, run.packet.message);
+  if (metaOpsReanchor) lines.push(REANCHOR_CONTEXT);
   if (plan.pinnedContext !== undefined) {
     const { id, version, content } = plan.pinnedContext;
     lines.push(`Pinned context "${id}" (version ${version}), set by the user:\n${content}`);
@@ -42,7 +50,7 @@ export async function referencedContextPhase(
     });
   }
   lines.push(...(await checkpointLines(run)));
-  if (loaded.contextOff || !isDecisionsQuestion(run.packet.message)) return { lines };
+  if (loaded.contextOff || !isDecisionsQuestion(run.packet.message)) return { lines, metaOpsReanchor };
   const latest = run.deps.checkpoints
     ? await run.deps.checkpoints.latestForThread(run.tenantId, run.packet.threadId)
     : null;
@@ -52,7 +60,7 @@ export async function referencedContextPhase(
     fromCheckpoint: recall.fromCheckpoint,
     checkpoint: latest === null ? null : { checkpointId: latest.checkpointId, version: latest.version },
   });
-  return { lines: [...lines, renderDecisionsContext(recall)], decided: recall.decisions };
+  return { lines: [...lines, renderDecisionsContext(recall)], decided: recall.decisions, metaOpsReanchor };
 }
 
 async function checkpointLines(run: TurnRun): Promise<string[]> {

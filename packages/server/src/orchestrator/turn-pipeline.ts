@@ -25,7 +25,7 @@ export async function runTurnPhases(run: TurnRun, plan: TurnPlan): Promise<ChatR
   breakpointPhase(run, loaded);
   const policy = policyPhase(plan, modeDecision, run.trace);
   const retrieval = await retrievalPhase(run, modeDecision);
-  const referenced = await referencedContextPhase(run, plan, loaded);
+  const referenced = await referencedContextPhase(run, plan, loaded, modeDecision);
   const prompt = await assemblePhase(run, plan, loaded, modeDecision, policy, retrieval, referenced);
   const gen = await generatePhase(run, plan, loaded, modeDecision, policy, prompt, referenced);
   const reply = await replyPhase(run, loaded, modeDecision, gen);
