@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { TurnOutcome } from "../../orchestrator/index.js";
-import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { writeSseData } from "../sse.js";
 import { defaultFacadeThread } from "./facade-thread.js";
+import { refuseUnsupportedTools } from "./facade-tools.js";
 import { finishLiveChat, liveChatFormat, withTrailer } from "./openai-chat-live.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { FACADE_RESPONSE_HEADERS, facadeHeaders } from "./openai-headers.js";
@@ -50,13 +49,10 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
     },
     async (req, reply) => {
       const body = req.body;
-      if (wantsTools(body) && deps.provider.name === OFFLINE_PROVIDER_NAME) {
-        throw new SolError(
-          "invalid_input",
-          "tools require SOL_LLM=openai: the offline provider cannot call functions.",
-          { details: { field: body.tools ? "tools" : "functions" } },
-        );
-      }
+      refuseUnsupportedTools(
+        deps.provider.name,
+        wantsTools(body) ? (body.tools?.length ? "tools" : "functions") : null,
+      );
       const threadId = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
       const timeZone = req.headers["x-sol-timezone"];

@@ -3,10 +3,10 @@ import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { TurnOutcome } from "../../orchestrator/index.js";
-import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { writeSse } from "../sse.js";
 import { defaultFacadeThread } from "./facade-thread.js";
+import { refuseUnsupportedTools } from "./facade-tools.js";
 import { FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { FACADE_RESPONSE_HEADERS, facadeHeaders } from "./openai-headers.js";
 import { liveFacadeStream } from "./openai-live.js";
@@ -74,13 +74,7 @@ export function registerOpenAiResponsesRoutes(app: FastifyInstance, deps: AppDep
     },
     async (req, reply) => {
       const body = req.body;
-      if ((body.tools?.length ?? 0) > 0 && deps.provider.name === OFFLINE_PROVIDER_NAME) {
-        throw new SolError(
-          "invalid_input",
-          "tools require SOL_LLM=openai: the offline provider cannot call functions.",
-          { details: { field: "tools" } },
-        );
-      }
+      refuseUnsupportedTools(deps.provider.name, (body.tools?.length ?? 0) > 0 ? "tools" : null);
       const named = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const threadId = await threadOf(deps, req.tenantId, body.previous_response_id, named);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
