@@ -1,8 +1,12 @@
 // npm run bench:stream — guarded streaming, measured against a scripted OpenAI upstream on a real socket.
 // 1. Time to first token: the upstream streams an envelope at 50 tokens/s after a 200 ms first token;
 //    measured straight to the upstream (the baseline of this run), through /v1/chat (Accept:
-//    text/event-stream, guardrails on: a strict must-not block and the governance floor) and through
-//    /v1/chat/completions (stream: true). p50 overhead = p50(route) - p50(upstream).
+//    text/event-stream, guardrails on: a strict must-not block and the governance floor), through
+//    /v1/chat/completions and /v1/responses (stream: true; the governance floor). p50 overhead =
+//    p50(route) - p50(upstream). The reply opens with "Here", and "h" may start a guarded phrase: with
+//    four-character tokens its "H" arrives alone and is held one token (20 ms) until "ere " shows it is
+//    no phrase. A second reply opening with a word no phrase starts ("Plan") shows the overhead without
+//    that hold (rows marked "no held first word").
 // 2. No violating byte released: streams whose forbidden phrase is split across chunks at every
 //    position, through /v1/chat; counts deltas before the retract that hold any byte of the phrase.
 // 3. Envelope recovery: per replayed model behaviour, the share of turns whose meta was recovered
@@ -19,18 +23,21 @@ const TOKEN_MS = 20; // 50 tokens/s
 
 const REPLY =
   "Here is a measured answer about the garden plan, with a few steps to take this week and a note on watering.";
+const UNHELD_REPLY =
+  "Plan the garden work this week in a few steps, and keep a note on watering as the days get warmer.";
 const PHRASE = "guaranteed returns";
 const envelope = (text) => JSON.stringify({ assistant_text: text, meta: { signals: [] } });
 /** About four characters per token, as a model's tokenizer gives for English. */
 const tokens = (raw) => raw.match(/.{1,4}/gs) ?? [];
 
 let next = null; // the step for the next main call (null: the paced envelope)
-const paced = {
+const pacedStep = (reply) => ({
   kind: "stream",
-  chunks: tokens(envelope(REPLY)),
+  chunks: tokens(envelope(reply)),
   delayMs: FIRST_TOKEN_MS,
   intervalMs: TOKEN_MS,
-};
+});
+let paced = pacedStep(REPLY);
 const upstream = await startScriptedUpstream({
   record: false,
   fallback: (req) => {
@@ -129,13 +136,46 @@ const viaCompletions = () =>
     hasContentChunk,
   );
 
+const viaResponses = () =>
+  timeTo(
+    `${base}/v1/responses`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-sol-thread-id": `br-${n++}` },
+      body: JSON.stringify({
+        model: "sol",
+        stream: true,
+        input: "What should I do in the garden this week?",
+      }),
+    },
+    (text) => text.includes("event: response.output_text.delta"),
+  );
+/** The same route measured while the upstream streams the reply whose first word is never held. */
+const unheld = (run) => async () => {
+  paced = pacedStep(UNHELD_REPLY);
+  try {
+    return await run();
+  } finally {
+    paced = pacedStep(REPLY);
+  }
+};
+
 const p50 = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor((s.length - 1) / 2)];
 };
 
 async function ttft() {
-  const routes = { upstream: direct, "/v1/chat": viaChat, "/v1/chat/completions": viaCompletions };
+  const routes = {
+    upstream: direct,
+    "/v1/chat": viaChat,
+    "/v1/chat/completions": viaCompletions,
+    "/v1/responses": viaResponses,
+    "upstream (no held first word)": unheld(direct),
+    "/v1/chat (no held first word)": unheld(viaChat),
+    "/v1/chat/completions (no held first word)": unheld(viaCompletions),
+    "/v1/responses (no held first word)": unheld(viaResponses),
+  };
   const firsts = Object.fromEntries(Object.keys(routes).map((k) => [k, []]));
   const totals = Object.fromEntries(Object.keys(routes).map((k) => [k, []]));
   await viaChat(); // warm-up: prepared statements, JIT
@@ -146,7 +186,8 @@ async function ttft() {
       totals[name].push(r.total);
     }
   }
-  const baseline = p50(firsts.upstream);
+  const baselineOf = (name) =>
+    p50(firsts[name.includes("no held") ? "upstream (no held first word)" : "upstream"]);
   console.log(
     `\n## Time to first token (${RUNS} runs each; upstream: first token after ${FIRST_TOKEN_MS} ms, then 50 tokens/s)\n`,
   );
@@ -157,6 +198,7 @@ async function ttft() {
   console.log("|---|---|---|---|---|");
   for (const name of Object.keys(routes)) {
     const f = p50(firsts[name]);
+    const baseline = baselineOf(name);
     console.log(
       `| ${name} | ${f.toFixed(1)} | ${(f - baseline).toFixed(1)} | ${(f / baseline).toFixed(2)} | ${p50(totals[name]).toFixed(1)} |`,
     );

@@ -76,6 +76,8 @@ export interface LazySse {
   readonly started: boolean;
   /** Writes one event, sending the stream's head first when this is the first. */
   send(event: string, data: unknown): void;
+  /** Writes one data-only event (`data: <json>`), as OpenAI's Chat Completions stream does. */
+  sendData(data: unknown): void;
   /** Ends the stream (opening it first when nothing was sent). */
   end(): void;
 }
@@ -95,6 +97,11 @@ export function lazySse(reply: FastifyReply, headers: () => Record<string, strin
       const out = open();
       if (out.destroyed) return;
       out.write(`event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    },
+    sendData(data) {
+      const out = open();
+      if (out.destroyed) return;
+      out.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
     },
     end() {
       open().end();

@@ -22,6 +22,12 @@ export async function generatePhase(
   const { deps, packet, trace } = run;
   const { retrievalMemento } = loaded;
   const timeZone = packetTimeZone(packet);
+  plan.show?.sink.onHead?.({
+    transmissionId: run.tx.transmissionId,
+    traceRunId: run.tx.traceRunId,
+    createdAt: run.tx.createdAt,
+    modeLabel: modeDecision.modeLabel,
+  });
   const gen = await generateValidated({
     provider: deps.provider,
     plan,

@@ -18,6 +18,7 @@ import {
   type Violation,
 } from "@solserver/core";
 import type { TurnPrompt } from "./assemble-phase.js";
+import { continuationDirective, joinContinuation, mayStream } from "./continuation.js";
 import { readEnvelope } from "./envelope-repair.js";
 import { assembleWithinBudget, promptTokens } from "./input-budget.js";
 import { envelopeResponseFormat, traceFallbacks } from "./provider-calls.js";
@@ -81,6 +82,7 @@ async function attempt(
   input: GenerationInput,
   purpose: LlmCallPurpose,
   directives?: readonly string[],
+  continues = "",
 ): Promise<Attempt> {
   const { prompt, trimmedForBudget } = assembleWithinBudget({
     ...input.prompt,
@@ -112,7 +114,7 @@ async function attempt(
     ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
     ...(facade.passthrough === undefined ? {} : { passthrough: facade.passthrough }),
   };
-  const streamed = await callModel(input, request, purpose);
+  const streamed = await callModel(input, request, purpose, continues);
   const response = streamed?.response ?? (await input.provider.complete(request));
   input.onCall(purpose, response);
   traceFallbacks(input.trace, purpose, response);
@@ -156,7 +158,11 @@ async function attempt(
   const cut = document
     ? { stopped: false, text: read.envelope.assistant_text }
     : cutAtStopSequence(read.envelope.assistant_text, input.plan.facade.stopSequences);
-  const parsed = cut.stopped ? { ...read, envelope: { ...read.envelope, assistant_text: cut.text } } : read;
+  const replyText = joinContinuation(continues, cut.text);
+  const parsed =
+    replyText !== read.envelope.assistant_text
+      ? { ...read, envelope: { ...read.envelope, assistant_text: replyText } }
+      : read;
   // The reply ended at a stop sequence: it is complete as asked, whatever cut the provider made later.
   const answered = cut.stopped ? { ...response, finishReason: "stop" } : response;
   const lint = withStructuredViolation(
@@ -194,21 +200,23 @@ async function attempt(
 }
 
 /**
- * Streams the call when the route streams and the call is an envelope reply the guard can read (not
- * passthrough tool calls); null when the call is made whole. A regeneration is still possible when
- * this is the main call and budgets allow one: only then is the upstream cut at a violation.
+ * Streams the call when the route streams and the reply may stream (continuation.ts `mayStream`); null
+ * when the call is made whole. A regeneration is still possible when this is the main call and budgets
+ * allow one: only then is the upstream cut at a violation. `continues` is text a no-retract sink showed.
  */
-async function callModel(input: GenerationInput, request: LlmRequest, purpose: LlmCallPurpose) {
+async function callModel(
+  input: GenerationInput,
+  request: LlmRequest,
+  purpose: LlmCallPurpose,
+  continues: string,
+) {
   const show = input.show;
-  if (
-    show === undefined ||
-    input.provider.stream === undefined ||
-    input.plan.facade.passthrough !== undefined
-  ) {
-    return null;
-  }
-  const abortOnViolation = purpose === "main" && input.plan.regenerationAllowed;
-  return streamedCall(input, request, show, abortOnViolation);
+  if (show === undefined || !mayStream(input)) return null;
+  return streamedCall(input, request, show, {
+    abortOnViolation: purpose === "main" && input.plan.regenerationAllowed,
+    jsonOnly: !show.canRetract,
+    continues,
+  });
 }
 
 /** A main call cut at a prefix violation: its lint is the violations of the text read so far. */
@@ -324,17 +332,20 @@ export async function generateValidated(input: GenerationInput): Promise<Generat
   });
   if (decision.action === "return") return settled(input, toResult(input, first, decision, [first]));
 
-  const directives = buildPatchDirectives(first.lint.violations);
+  const patches = buildPatchDirectives(first.lint.violations);
+  // A sink that cannot retract keeps what it was shown: the regeneration continues that text.
+  const continues = input.show?.canRetract === false ? input.show.shown() : "";
+  const directives = continues === "" ? patches : [...patches, continuationDirective(continues)];
   input.trace.add("drift", "warning", "Drift flare: regenerating once with patch directives", {
     violations: first.lint.violations.map((v) => v.code),
     directives: directives.length,
     ...(first.stoppedAt === undefined ? {} : { streamStoppedAt: first.stoppedAt }),
   });
   // Everything streamed so far is withdrawn; the regeneration streams through the same guard.
-  input.show?.retract(retractReason(first));
+  if (input.show?.canRetract === true) input.show.retract(retractReason(first));
   let second: Attempt;
   try {
-    second = await attempt(input, "regeneration", directives);
+    second = await attempt(input, "regeneration", directives, continues);
   } catch (error) {
     if (!(error instanceof SolError)) throw error;
     input.trace.add("drift", "failed", "Regeneration call failed; returning the first output", {
@@ -375,7 +386,21 @@ function retractReason(first: Attempt): string {
 
 /** Streams what the guard still held once the whole reply is decided, so the deltas add up to it. */
 function settled(input: GenerationInput, result: GenerationResult): GenerationResult {
-  input.show?.settle(result.text, "reply_replaced");
+  const show = input.show;
+  // A no-retract sink whose turn was held to the end is answered whole by its route, every header set.
+  if (show === undefined || (!show.canRetract && !mayStream(input))) return result;
+  // Every reply of a no-retract stream continues what it showed; should one not, the shown text stands.
+  const shown = show.shown();
+  if (!show.canRetract && !result.text.startsWith(shown)) {
+    input.trace.add(
+      "validate",
+      "warning",
+      "Reply did not continue the streamed text; the streamed text is the reply",
+      {},
+    );
+    return { ...result, text: shown, envelope: { ...result.envelope, assistant_text: shown } };
+  }
+  show.settle(result.text, "reply_replaced");
   return result;
 }
 

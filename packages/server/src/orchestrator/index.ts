@@ -1,7 +1,7 @@
 export { createTurnService } from "./create-turn-service.js";
 export { memoizePolicyEngine } from "./policy-cache.js";
 export type { ProposedAction } from "./proposed-action.js";
-export type { TurnStreamEvent, TurnStreamSink } from "./stream-sink.js";
+export type { TurnStreamEvent, TurnStreamHead, TurnStreamSink } from "./stream-sink.js";
 export { describeToolCalls, toolCallName, toolCallsOf, toolCallText } from "./tool-calls.js";
 export { TraceBuffer } from "./trace-buffer.js";
 export { createTurnEngines, type TurnEngineOptions, type TurnEngines } from "./turn-engines.js";

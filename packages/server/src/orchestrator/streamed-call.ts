@@ -22,6 +22,19 @@ export interface StreamedCall {
   readonly guardedText: string;
 }
 
+/** How one streamed call releases text. */
+export interface StreamRelease {
+  /** Cancel the upstream call at a violation (a regeneration follows). */
+  readonly abortOnViolation: boolean;
+  /** Release only the text of a JSON envelope; plain-text output is held to the end (no-retract sinks). */
+  readonly jsonOnly?: boolean;
+  /**
+   * Text already shown that this call continues (a no-retract sink's regeneration). The guard reads it
+   * first, so a phrase across the seam is caught; a reply that repeats it has the repeat dropped.
+   */
+  readonly continues?: string;
+}
+
 /**
  * Calls the provider's stream and passes the reply text, read out of the streamed envelope, through
  * the prefix guard to the sink as it is released. At a violation the release stops before the
@@ -32,7 +45,7 @@ export async function streamedCall(
   input: GenerationInput,
   request: LlmRequest,
   show: ShownText,
-  abortOnViolation: boolean,
+  release: StreamRelease,
 ): Promise<StreamedCall> {
   const stream = input.provider.stream;
   if (stream === undefined) throw new SolError("internal", "The provider cannot stream.");
@@ -48,12 +61,31 @@ export async function streamedCall(
     : controller.signal;
   let violation: StreamGuardViolation | null = null;
   let raw = "";
-  const feed = (text: string) => {
+  const continues = release.continues ?? "";
+  // The guard re-releases the shown text it read first; those characters are not sent again.
+  let skip = continues.length;
+  let opening = continues === "" ? null : "";
+  const guarded = (text: string) => {
     if (text === "") return;
     const step = guard.push(text);
-    if (violation === null) show.delta(step.release);
+    let out = step.release;
+    if (skip > 0) {
+      const dropped = Math.min(skip, out.length);
+      skip -= dropped;
+      out = out.slice(dropped);
+    }
+    if (violation === null && !(release.jsonOnly === true && parser.mode === "plain")) show.delta(out);
     violation = step.violation;
   };
+  const feed = (text: string, last = false) => {
+    if (opening === null) return guarded(text);
+    opening += text;
+    if (opening.length < continues.length && !last) return;
+    const rest = opening.startsWith(continues) ? opening.slice(continues.length) : opening;
+    opening = null;
+    guarded(rest);
+  };
+  guarded(continues);
   const iterator = stream.call(input.provider, { ...request, signal })[Symbol.asyncIterator]();
   let done: LlmResponse | null = null;
   for (;;) {
@@ -66,7 +98,7 @@ export async function streamedCall(
     }
     raw += chunk.text;
     feed(parser.push(chunk.text));
-    if (violation !== null && abortOnViolation) {
+    if (violation !== null && release.abortOnViolation) {
       controller.abort();
       await iterator.return?.().catch(() => undefined);
       const partial: LlmResponse = {
@@ -79,6 +111,6 @@ export async function streamedCall(
     }
   }
   if (done === null) throw new SolError("provider_error", "The provider's stream ended without a reply.");
-  feed(parser.end());
+  feed(parser.end(), true);
   return { response: done, violation, aborted: false, guardedText: guard.text };
 }

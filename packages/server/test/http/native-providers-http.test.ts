@@ -4,7 +4,9 @@ import {
   startGeminiUpstream,
   type WireUpstream,
 } from "@solserver/harness";
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { facadeClient, thrown } from "../support/openai-client.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 
 type Body = Record<string, unknown>;
@@ -116,6 +118,50 @@ for (const kind of ["anthropic", "google"] as const) {
       expect(final?.data.assistant.content).toBe("Streamed reply.");
       const deltas = events.filter((e) => e.event === "delta").map((e) => e.data.text as string);
       expect(deltas.join("")).toBe("Streamed reply.");
+    });
+
+    it("refuses facade tools with a 400 naming the field instead of dropping them", async () => {
+      const before = upstream.requests.length;
+      const client = facadeClient(srv.url);
+      const tool = { name: "get_weather", parameters: { type: "object", properties: {} } };
+      const chat = await thrown(() =>
+        client.chat.completions.create({
+          model: "sol",
+          messages: [{ role: "user", content: "Weather in Lyon?" }],
+          tools: [{ type: "function", function: tool }],
+        }),
+      );
+      expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((chat as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("tools");
+      expect((chat as Error).message).toContain(`the ${kind} provider does not pass OpenAI function tools`);
+      const responses = await thrown(() =>
+        client.responses.create({
+          model: "sol",
+          input: "Weather in Lyon?",
+          tools: [{ type: "function", strict: false, ...tool }],
+        }),
+      );
+      expect(responses).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((responses as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("tools");
+      expect(upstream.requests.length).toBe(before);
+    });
+
+    it("streams a facade completion with the guarded release", async () => {
+      const raw = envelope("Native streamed facade reply.");
+      const chunks = raw.match(/.{1,12}/gs) ?? [];
+      upstream.enqueue({ kind: "reply", text: raw, chunks, chunkDelayMs: 5 });
+      const stream = await facadeClient(srv.url).chat.completions.create({
+        model: "sol",
+        stream: true,
+        messages: [{ role: "user", content: "Plan a streamed reply." }],
+      });
+      const pieces: string[] = [];
+      for await (const chunk of stream) {
+        const piece = chunk.choices[0]?.delta.content;
+        if (piece) pieces.push(piece);
+      }
+      expect(pieces.join("")).toBe("Native streamed facade reply.");
+      expect(pieces.length).toBeGreaterThan(1);
     });
 
     it("runs the step-2 selector on SOL_SELECTOR_MODEL and the reply on SOL_LLM_MODEL", async () => {

@@ -128,19 +128,19 @@ describe("OpenAI Responses facade (offline provider)", () => {
     expect(error).toBeInstanceOf(OpenAI.ConflictError);
   });
 
-  it("sends proposed actions in x-sol-actions, streamed and not", async () => {
+  it("sends proposed actions in x-sol-actions, and on the last event of a live stream (x_sol_actions)", async () => {
     const request = { model: "sol", input: "Remind me to water the plants tomorrow at 9" };
+    const expected = [
+      { action_id: expect.any(String), action_kind: "create_reminder", action_label: "Create Reminder" },
+    ];
     const plain = await client.responses.create(request).withResponse();
+    expect(JSON.parse(plain.response.headers.get("x-sol-actions") ?? "[]")).toEqual(expected);
+    // The stream began before the reply's actions were known: they come with response.completed.
     const streamed = await client.responses.create({ ...request, stream: true }).withResponse();
-    for await (const _ of streamed.data) {
-      // drain
-    }
-    for (const headers of [plain.response.headers, streamed.response.headers]) {
-      const actions = JSON.parse(headers.get("x-sol-actions") ?? "[]");
-      expect(actions).toEqual([
-        { action_id: expect.any(String), action_kind: "create_reminder", action_label: "Create Reminder" },
-      ]);
-    }
+    let last: Record<string, unknown> = {};
+    for await (const event of streamed.data) last = event as unknown as Record<string, unknown>;
+    expect(last.type).toBe("response.completed");
+    expect(last.x_sol_actions).toEqual(expected);
   });
 
   it("refuses input items it cannot read with a 400 naming the field", async () => {

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
+import type { TurnOutcome } from "../../orchestrator/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { writeSseData } from "../sse.js";
 import { defaultFacadeThread } from "./facade-thread.js";
+import { refuseUnsupportedTools } from "./facade-tools.js";
+import { finishLiveChat, liveChatFormat, withTrailer } from "./openai-chat-live.js";
 import { ChatCompletion, ChatCompletionRequest, FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { FACADE_RESPONSE_HEADERS, facadeHeaders } from "./openai-headers.js";
+import { liveFacadeStream } from "./openai-live.js";
 import {
   toChatCompletion,
   toChunks,
@@ -47,13 +49,10 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
     },
     async (req, reply) => {
       const body = req.body;
-      if (wantsTools(body) && deps.provider.name === OFFLINE_PROVIDER_NAME) {
-        throw new SolError(
-          "invalid_input",
-          "tools require SOL_LLM=openai: the offline provider cannot call functions.",
-          { details: { field: body.tools ? "tools" : "functions" } },
-        );
-      }
+      refuseUnsupportedTools(
+        deps.provider.name,
+        wantsTools(body) ? (body.tools?.length ? "tools" : "functions") : null,
+      );
       const threadId = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
       const timeZone = req.headers["x-sol-timezone"];
@@ -71,27 +70,50 @@ export function registerOpenAiChatRoutes(app: FastifyInstance, deps: AppDeps): v
         turnTail,
         promptUserMessage,
       } = turn.value;
-      const outcome = await deps.turns.runTurn(
-        {
-          tenantId: req.tenantId,
-          bodyHash,
-          window,
-          instructions: structured.value ? [...instructions, structured.value.instruction] : instructions,
-          ...(structured.value ? { structuredOutput: structured.value } : {}),
-          ...(passthrough ? { passthrough } : {}),
-          ...(stopSequences ? { stopSequences } : {}),
-          ...(turnTail ? { turnTail } : {}),
-          ...(promptUserMessage === undefined ? {} : { promptUserMessage }),
-        },
-        packet,
-      );
+      const includeUsage = body.stream_options?.include_usage === true;
+      // stream: true sends the guarded release as it happens (README "Streaming on the facades").
+      const live =
+        body.stream === true
+          ? liveFacadeStream(
+              reply,
+              { "x-sol-thread-id": threadId, "x-request-id": requestId },
+              liveChatFormat(deps.provider.model ?? "sol", includeUsage),
+            )
+          : null;
+      let outcome: TurnOutcome;
+      try {
+        outcome = await deps.turns.runTurn(
+          {
+            tenantId: req.tenantId,
+            bodyHash,
+            window,
+            instructions: structured.value ? [...instructions, structured.value.instruction] : instructions,
+            ...(structured.value ? { structuredOutput: structured.value } : {}),
+            ...(passthrough ? { passthrough } : {}),
+            ...(stopSequences ? { stopSequences } : {}),
+            ...(turnTail ? { turnTail } : {}),
+            ...(promptUserMessage === undefined ? {} : { promptUserMessage }),
+            ...(live ? { stream: live.sink } : {}),
+          },
+          packet,
+        );
+      } catch (error) {
+        // Before the first chunk the error is a plain OpenAI error response; after it, the stream's last data.
+        if (live === null || !live.started) throw error;
+        live.fail(error);
+        return reply;
+      }
       const { response } = outcome;
       const headers = facadeHeaders(response, outcome.replayed);
       const completion = toChatCompletion(outcome, { legacyFunctions: usesLegacyFunctions(body) });
+      if (live?.started === true) {
+        finishLiveChat(live, completion, outcome, includeUsage);
+        return reply;
+      }
       if (body.stream === true) {
         return writeSseData(
           reply,
-          [...toChunks(completion, body.stream_options?.include_usage === true), "[DONE]"],
+          [...withTrailer(toChunks(completion, includeUsage), outcome), "[DONE]"],
           headers,
         );
       }

@@ -241,6 +241,20 @@ export function toResponseObject(outcome: TurnOutcome, echo: ResponseEcho): Resp
     incomplete_details: incomplete
       ? { reason: choice?.finish_reason === "length" ? "max_output_tokens" : "content_filter" }
       : null,
+    ...echoFields(echo),
+    usage: {
+      input_tokens: usage.prompt_tokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: usage.completion_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: usage.total_tokens,
+    },
+  };
+}
+
+/** The fields of a response object that echo the request. */
+function echoFields(echo: ResponseEcho) {
+  return {
     instructions: echo.instructions,
     metadata: {},
     parallel_tool_calls: true,
@@ -251,12 +265,21 @@ export function toResponseObject(outcome: TurnOutcome, echo: ResponseEcho): Resp
     previous_response_id: echo.previousResponseId,
     max_output_tokens: echo.maxOutputTokens,
     text: { format: echo.format },
-    usage: {
-      input_tokens: usage.prompt_tokens,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: usage.completion_tokens,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: usage.total_tokens,
-    },
+  };
+}
+
+/** The in-progress response a live stream opens with (its id and time are set from the turn). */
+export function pendingResponse(echo: ResponseEcho, model: string): ResponseObject {
+  return {
+    id: "",
+    object: "response",
+    created_at: 0,
+    status: "in_progress",
+    model,
+    output: [],
+    error: null,
+    incomplete_details: null,
+    ...echoFields(echo),
+    usage: null,
   };
 }

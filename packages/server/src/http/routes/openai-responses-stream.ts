@@ -1,6 +1,9 @@
+import type { TurnOutcome, TurnStreamHead } from "../../orchestrator/index.js";
 import type { SseEvent } from "../sse.js";
 import { splitForStream } from "../sse.js";
+import { actionsOf, type LiveFacadeStream, type LiveFormat } from "./openai-live.js";
 import type { ResponseObject, ResponseOutputItem } from "./openai-responses-contracts.js";
+import { responseId } from "./openai-responses-mapping.js";
 
 /** One Responses stream event before its `sequence_number` is set. */
 type Draft = { readonly type: string } & Record<string, unknown>;
@@ -66,7 +69,7 @@ function functionCallEvents(
  * output item with its parts and deltas, then completed (or incomplete). The deltas joined equal the
  * non-streamed `output_text`. Each event is named by its `type` and numbered by `sequence_number`.
  */
-export function toResponseEvents(response: ResponseObject): SseEvent[] {
+export function toResponseEvents(response: ResponseObject, outcome: TurnOutcome): SseEvent[] {
   const pending: ResponseObject = {
     ...response,
     status: "in_progress",
@@ -80,10 +83,114 @@ export function toResponseEvents(response: ResponseObject): SseEvent[] {
     ...response.output.flatMap((item, index) =>
       item.type === "message" ? messageEvents(item, index) : functionCallEvents(item, index),
     ),
-    { type: response.status === "incomplete" ? "response.incomplete" : "response.completed", response },
+    {
+      type: response.status === "incomplete" ? "response.incomplete" : "response.completed",
+      response,
+      ...trailer(outcome),
+    },
   ];
   return drafts.map((draft, sequence) => ({
     event: draft.type,
     data: { ...draft, sequence_number: sequence },
   }));
+}
+
+/**
+ * The turn's trailer on the last event: `x_sol_actions` (the `x-sol-actions` header's list, known only
+ * once the reply is complete) and `x_sol_breakpoint`.
+ */
+function trailer(outcome: TurnOutcome) {
+  const actions = actionsOf(outcome);
+  return {
+    x_sol_breakpoint: outcome.response.breakpoint.decision,
+    ...(actions.length > 0 ? { x_sol_actions: actions } : {}),
+  };
+}
+
+/** The message item a live stream opens before the turn has named its message. */
+function liveItemId(head: TurnStreamHead): string {
+  return `msg_${head.transmissionId}`;
+}
+
+/** A live Responses stream's format and its end, sharing the events' numbering. */
+export interface LiveResponses {
+  readonly format: LiveFormat;
+  /** Ends a started stream: the held tail, the text and item done, other items, then completed. */
+  finish(live: LiveFacadeStream, response: ResponseObject, outcome: TurnOutcome): void;
+}
+
+/**
+ * The Responses wire format of a live stream: created, in_progress, the message item and its text part
+ * added, then one `response.output_text.delta` per release. `pending` is the response object as the
+ * request echoes it (its id and time are set from the turn's head). The message item is named after
+ * the turn's transmission, and the final response names it the same way.
+ */
+export function liveResponses(pending: ResponseObject): LiveResponses {
+  let sequence = 0;
+  const send = (sse: LiveFacadeStream["sse"], draft: Draft) =>
+    sse.send(draft.type, { ...draft, sequence_number: sequence++ });
+  const at = (itemId: string) => ({ item_id: itemId, output_index: 0, content_index: 0 });
+  const format: LiveFormat = {
+    open(sse, head) {
+      const response = {
+        ...pending,
+        id: responseId(head.transmissionId),
+        created_at: Math.floor(Date.parse(head.createdAt) / 1000),
+      };
+      const item = {
+        type: "message",
+        id: liveItemId(head),
+        status: "in_progress",
+        role: "assistant",
+        content: [],
+      };
+      send(sse, { type: "response.created", response });
+      send(sse, { type: "response.in_progress", response });
+      send(sse, { type: "response.output_item.added", output_index: 0, item });
+      send(sse, {
+        type: "response.content_part.added",
+        ...at(item.id),
+        part: { type: "output_text", text: "", annotations: [], logprobs: [] },
+      });
+    },
+    delta(sse, head, text) {
+      send(sse, { type: "response.output_text.delta", ...at(liveItemId(head)), delta: text, logprobs: [] });
+    },
+    fail(sse, error) {
+      send(sse, { type: "error", code: error.code, message: error.message, param: error.param });
+    },
+  };
+  const finish = (live: LiveFacadeStream, response: ResponseObject, outcome: TurnOutcome) => {
+    const head = live.head;
+    const first = response.output[0];
+    const part = first?.type === "message" ? first.content[0] : undefined;
+    const text = part?.type === "output_text" ? part.text : live.shown;
+    const itemId = head === null ? (first?.id ?? "msg") : liveItemId(head);
+    const donePart = { type: "output_text" as const, text, annotations: [], logprobs: [] };
+    const item: ResponseOutputItem =
+      first?.type === "message"
+        ? { ...first, id: itemId }
+        : { type: "message", id: itemId, status: "completed", role: "assistant", content: [donePart] };
+    // The turn settles its stream on the reply (generation.ts): the text continues what was sent.
+    const rest = text.startsWith(live.shown) ? text.slice(live.shown.length) : "";
+    for (const delta of splitForStream(rest)) {
+      send(live.sse, { type: "response.output_text.delta", ...at(itemId), delta, logprobs: [] });
+    }
+    send(live.sse, { type: "response.output_text.done", ...at(itemId), text, logprobs: [] });
+    send(live.sse, { type: "response.content_part.done", ...at(itemId), part: donePart });
+    send(live.sse, { type: "response.output_item.done", output_index: 0, item });
+    const others = first?.type === "message" ? response.output.slice(1) : response.output;
+    others.forEach((other, index) => {
+      if (other.type !== "function_call") return;
+      for (const draft of functionCallEvents(other, index + 1)) send(live.sse, draft);
+    });
+    const final = { ...response, output: [item, ...others] };
+    send(live.sse, {
+      type: response.status === "incomplete" ? "response.incomplete" : "response.completed",
+      response: final,
+      ...trailer(outcome),
+    });
+    live.sse.end();
+  };
+  return { format, finish };
 }

@@ -2,21 +2,24 @@ import { randomUUID } from "node:crypto";
 import { SolError } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { OFFLINE_PROVIDER_NAME } from "../../providers/offline/index.js";
+import type { TurnOutcome } from "../../orchestrator/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { writeSse } from "../sse.js";
 import { defaultFacadeThread } from "./facade-thread.js";
+import { refuseUnsupportedTools } from "./facade-tools.js";
 import { FacadeHeaders, OpenAiError } from "./openai-contracts.js";
 import { FACADE_RESPONSE_HEADERS, facadeHeaders } from "./openai-headers.js";
+import { liveFacadeStream } from "./openai-live.js";
 import { ResponseObject, ResponsesRequest } from "./openai-responses-contracts.js";
 import {
   continuingTurn,
   echoOf,
+  pendingResponse,
   toResponseObject,
   toResponsesTurn,
   transmissionOfResponse,
 } from "./openai-responses-mapping.js";
-import { toResponseEvents } from "./openai-responses-stream.js";
+import { liveResponses, toResponseEvents } from "./openai-responses-stream.js";
 import { invalidFacadeRequest, responsesStructuredOutput } from "./openai-structured.js";
 
 /**
@@ -71,13 +74,7 @@ export function registerOpenAiResponsesRoutes(app: FastifyInstance, deps: AppDep
     },
     async (req, reply) => {
       const body = req.body;
-      if ((body.tools?.length ?? 0) > 0 && deps.provider.name === OFFLINE_PROVIDER_NAME) {
-        throw new SolError(
-          "invalid_input",
-          "tools require SOL_LLM=openai: the offline provider cannot call functions.",
-          { details: { field: "tools" } },
-        );
-      }
+      refuseUnsupportedTools(deps.provider.name, (body.tools?.length ?? 0) > 0 ? "tools" : null);
       const named = req.headers["x-sol-thread-id"] ?? defaultFacadeThread(req.tenantId, req.apiKey);
       const threadId = await threadOf(deps, req.tenantId, body.previous_response_id, named);
       const requestId = req.headers["idempotency-key"] ?? `oai_${randomUUID().replaceAll("-", "")}`;
@@ -87,24 +84,49 @@ export function registerOpenAiResponsesRoutes(app: FastifyInstance, deps: AppDep
       const mapped = toResponsesTurn(body, { requestId, threadId, timeZone });
       if (!mapped.ok) throw invalidFacadeRequest(mapped.issues);
       const turn = body.previous_response_id == null ? mapped.value : continuingTurn(mapped.value);
-      const outcome = await deps.turns.runTurn(
-        {
-          tenantId: req.tenantId,
-          bodyHash: mapped.value.bodyHash,
-          ...(turn.window ? { window: turn.window } : {}),
-          instructions: structured.value
-            ? [...turn.instructions, structured.value.instruction]
-            : turn.instructions,
-          ...(structured.value ? { structuredOutput: structured.value } : {}),
-          ...(turn.passthrough ? { passthrough: turn.passthrough } : {}),
-          ...(turn.turnTail ? { turnTail: turn.turnTail } : {}),
-          ...(turn.promptUserMessage === undefined ? {} : { promptUserMessage: turn.promptUserMessage }),
-        },
-        turn.packet,
-      );
+      // stream: true sends the guarded release as it happens (README "Streaming on the facades").
+      const streaming =
+        body.stream === true
+          ? liveResponses(pendingResponse(echoOf(body), deps.provider.model ?? "sol"))
+          : null;
+      const live = streaming
+        ? liveFacadeStream(
+            reply,
+            { "x-sol-thread-id": threadId, "x-request-id": requestId },
+            streaming.format,
+          )
+        : null;
+      let outcome: TurnOutcome;
+      try {
+        outcome = await deps.turns.runTurn(
+          {
+            tenantId: req.tenantId,
+            bodyHash: mapped.value.bodyHash,
+            ...(turn.window ? { window: turn.window } : {}),
+            instructions: structured.value
+              ? [...turn.instructions, structured.value.instruction]
+              : turn.instructions,
+            ...(structured.value ? { structuredOutput: structured.value } : {}),
+            ...(turn.passthrough ? { passthrough: turn.passthrough } : {}),
+            ...(turn.turnTail ? { turnTail: turn.turnTail } : {}),
+            ...(turn.promptUserMessage === undefined ? {} : { promptUserMessage: turn.promptUserMessage }),
+            ...(live ? { stream: live.sink } : {}),
+          },
+          turn.packet,
+        );
+      } catch (error) {
+        // Before the first event the error is a plain OpenAI error response; after it, an `error` event.
+        if (live === null || !live.started) throw error;
+        live.fail(error);
+        return reply;
+      }
       const headers = facadeHeaders(outcome.response, outcome.replayed);
       const response = toResponseObject(outcome, echoOf(body));
-      if (body.stream === true) return writeSse(reply, toResponseEvents(response), headers);
+      if (live?.started === true && streaming) {
+        streaming.finish(live, response, outcome);
+        return reply;
+      }
+      if (body.stream === true) return writeSse(reply, toResponseEvents(response, outcome), headers);
       return reply.code(200).headers(headers).send(response);
     },
   );
