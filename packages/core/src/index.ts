@@ -310,7 +310,11 @@ export type {
   EnvelopeStreamMode,
   EnvelopeStreamParser,
   MountedLaw,
+  MountedProfile,
   ParsedModelOutput,
+  ProfileRegistry,
+  ProfileSource,
+  PromptModuleRef,
   WindowMessage,
 } from "./prompt/index.js";
 export {
@@ -318,8 +322,13 @@ export {
   assemblePrompt,
   createEnvelopeStreamParser,
   createLawRegistry,
+  createProfileRegistry,
   DEFAULT_MOUNTED_LAW,
+  DEFAULT_PROFILE_ID,
+  DEFAULT_PROMPT_PROFILE,
+  modulesFromRefs,
   parseModelOutput,
+  selectPromptModules,
 } from "./prompt/index.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";

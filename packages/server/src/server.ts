@@ -29,6 +29,7 @@ import {
   startCounterLog,
 } from "./agency/index.js";
 import type { SolConfig } from "./config/index.js";
+import { loadProfileSources } from "./config/profiles.js";
 import {
   CHECKPOINT_CONFIRMATION_KIND,
   type CheckpointService,
@@ -102,7 +103,8 @@ function readJsonFile(path: string, what: string): unknown {
   }
 }
 
-function loadModes(path: string | undefined): RouterConfigInput | undefined {
+/** Reads and validates the mode pack SOL_MODES names (undefined: the built-in pack). */
+export function loadModes(path: string | undefined): RouterConfigInput | undefined {
   if (!path) return undefined;
   let text: string;
   try {
@@ -209,9 +211,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
   const extraSystemBlocks = loadDriverBlocks(config.SOL_DRIVER_BLOCKS);
   const atlas = loadAtlas(config.SOL_ATLAS);
   const webDir = webDirToServe(config.SOL_WEB_DIR);
+  const profiles = loadProfileSources(config.SOL_PROFILES);
   const engines = createTurnEngines({
     ...(modes ? { modes } : {}),
     ...(extraSystemBlocks ? { extraSystemBlocks } : {}),
+    ...(profiles ? { profiles } : {}),
+    ...(config.SOL_PROFILE ? { profileId: config.SOL_PROFILE } : {}),
   });
   const clock = options.clock ?? { now: () => Date.now() };
   const provider =

@@ -17,6 +17,8 @@ export type PromptModule = z.infer<typeof PromptModule>;
 export const PromptProfile = z
   .object({
     profileId: z.string().min(1).max(64),
+    /** A profile this one builds on: its modules apply unless this profile has one with the same id (or a law of its own). */
+    extends: z.string().min(1).max(64).optional(),
     modules: z.array(PromptModule).min(1).max(64),
   })
   .strict();

@@ -8,6 +8,7 @@ import type { LlmMessage, LlmRole } from "../ports/llm-provider.js";
 import { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
 import type { MountedLaw } from "./law-registry.js";
 import { renderMementoSummary } from "./memento-summary.js";
+import { type PromptModuleRef, promptModuleRef, selectPromptModules } from "./profile-registry.js";
 
 /** Messages of the bounded conversation window when the caller does not say. */
 export const DEFAULT_WINDOW_SIZE = 12;
@@ -27,6 +28,10 @@ export interface WindowMessage {
 
 export interface AssemblePromptInput {
   readonly law: MountedLaw;
+  /** The active profile's other modules: those named by modeDecision.clusterIds go into the prompt. */
+  readonly modules?: readonly MountedLaw[] | undefined;
+  /** The active profile's id, for the trace. */
+  readonly profileId?: string | undefined;
   readonly modeDecision: ModeDecision;
   readonly budgets?: Budgets | undefined;
   /** Included only when modeDecision.checkpointNeeded is true. */
@@ -58,6 +63,9 @@ export interface AssembledPrompt {
   readonly lawId: string;
   readonly lawVersion: string;
   readonly lawHash: string;
+  readonly profileId: string | null;
+  /** Every module in the prompt, law first, then the selected modules in prompt order. */
+  readonly modules: readonly PromptModuleRef[];
   readonly envelopeVersion: string;
   readonly blockVersions: readonly Pick<AppliedBlock, "id" | "version">[];
   readonly windowCount: number;
@@ -70,7 +78,7 @@ export interface AssembledPrompt {
 
 /**
  * Assembles the main-call prompt in the contract's order: Mounted Law (+ output envelope
- * instructions), Runtime Deltas (ModeDecision, rigor rules, budgets, checkpoint capsule when
+ * instructions), the profile modules the mode's clusterIds turn on, Runtime Deltas (ModeDecision, rigor rules, budgets, checkpoint capsule when
  * checkpointNeeded), compiled Driver Blocks (+ patch directives), Retrieval (memento summary and
  * retrieved memory summaries),
  * injected context, the last `windowSize` window messages, the user message, then any turn tail.
@@ -78,6 +86,9 @@ export interface AssembledPrompt {
 export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   const messages: LlmMessage[] = [];
   messages.push({ role: "system", content: lawMessage(input.law) });
+  const selected = selectPromptModules(input.modules ?? [], input.modeDecision.clusterIds);
+  if (selected.length > 0)
+    messages.push({ role: "system", content: selected.map((m) => m.content).join("\n\n") });
 
   const checkpointIncluded =
     input.modeDecision.checkpointNeeded &&
@@ -121,6 +132,8 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
     lawId: input.law.id,
     lawVersion: input.law.version,
     lawHash: input.law.hash,
+    profileId: input.profileId ?? null,
+    modules: Object.freeze([input.law, ...selected].map(promptModuleRef)),
     envelopeVersion: ENVELOPE_VERSION,
     blockVersions: Object.freeze(
       input.policy.blocks.map((b) => Object.freeze({ id: b.id, version: b.version })),

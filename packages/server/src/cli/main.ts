@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { SERVER_VERSION } from "../version.js";
 import { runChat } from "./chat-command.js";
 import { runMigrate } from "./migrate-command.js";
+import { runProfiles } from "./profiles-command.js";
 import { runServe } from "./serve-command.js";
 import { runTrace } from "./trace-command.js";
 
@@ -38,6 +39,12 @@ program
   .option("-u, --url <url>", "server base URL", "http://127.0.0.1:8787")
   .option("-k, --api-key <key>", "API key (or SOL_API_KEY)")
   .action(runTrace);
+
+program
+  .command("profiles")
+  .description("list the prompt profiles and their modules (id, version, kind, hash, modes that use them)")
+  .option("-c, --config <file>", "a sol.config.json (SOL_PROFILES, SOL_PROFILE, SOL_MODES)")
+  .action(runProfiles);
 
 program
   .command("migrate")

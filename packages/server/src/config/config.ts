@@ -114,6 +114,10 @@ export const SolConfigSchema = z
     SOL_MODES: z.string().min(1).optional(),
     SOL_ATLAS: z.string().min(1).optional(),
     SOL_DRIVER_BLOCKS: z.string().min(1).optional(),
+    /** Prompt profiles: a JSON file or a directory of them (see config/profiles.ts). */
+    SOL_PROFILES: z.string().min(1).optional(),
+    /** The active prompt profile's id; by default the only one SOL_PROFILES loads, else the built-in. */
+    SOL_PROFILE: z.string().min(1).max(64).optional(),
     SOL_BODY_LIMIT: wholeNumber(1).default(1_048_576),
     /** How long a client may take to send a whole request (headers and body); 0 turns the limit off. */
     SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),

@@ -92,6 +92,9 @@ async function attempt(
     lawId: prompt.lawId,
     lawVersion: prompt.lawVersion,
     lawHash: prompt.lawHash,
+    // Each module's id, version and hash: with the deltas, blocks, retrieval and window the prompt is rebuilt from these.
+    profileId: prompt.profileId,
+    modules: prompt.modules,
     blockVersions: prompt.blockVersions,
     windowCount: prompt.windowCount,
     retrievalIncluded: prompt.retrievalIncluded,

@@ -115,7 +115,9 @@ export async function loadPhase(run: TurnRun, plan: TurnPlan): Promise<LoadedTur
       ...zoneLine(packetTimeZone(packet), deps.clock.now()),
     ],
     fixedPrompt: {
-      law: deps.engines.law,
+      law: deps.engines.profile.law,
+      modules: deps.engines.profile.modules,
+      profileId: deps.engines.profile.profileId,
       memento: retrievalMemento,
       windowSize: deps.windowSize,
       userMessage: plan.facade.promptUserMessage,
