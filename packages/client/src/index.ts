@@ -28,6 +28,7 @@ export {
   type CheckpointEvaluateInput,
   type CheckpointEvaluation,
   type CheckpointEventType,
+  type DriverBlockView,
   type DriveTickResult,
   type DriveWorld,
   EMPTY_STREAM_VIEW,

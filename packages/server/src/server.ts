@@ -256,6 +256,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
       reminders: store.reminders,
       calendar: store.calendar,
       memories: store.memories,
+      driverBlocks: { store: store.driverBlocks, policy: engines.policy },
       ids: randomIds,
       webhook: {
         ...(config.SOL_WEBHOOK_URL ? { url: config.SOL_WEBHOOK_URL } : {}),
@@ -319,6 +320,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     checkpoints: store.checkpoints,
     memories: store.memories,
     pinnedContexts: store.pinnedContexts,
+    driverBlocks: store.driverBlocks,
   });
   const agency = createAgencyService({
     store: isThreadedStore(store) ? store.agency : createAgencyStore(store, agencyOptions),
@@ -350,6 +352,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         memories: store.memories,
         threadCheckpoints: store.checkpoints,
         pinnedContexts: store.pinnedContexts,
+        driverBlocks: store.driverBlocks,
+        policy: engines.policy,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

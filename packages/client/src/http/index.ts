@@ -1,5 +1,6 @@
 export type { ChatStreamEvent, ChatStreamPhase, ChatStreamView } from "./chat-stream.js";
 export { EMPTY_STREAM_VIEW, foldStream } from "./chat-stream.js";
+export type { DriverBlockView } from "./driver-block-responses.js";
 export type {
   Memory,
   MemoryQuery,

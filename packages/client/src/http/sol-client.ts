@@ -19,6 +19,7 @@ import type { SafeParser, Validator } from "../validate.js";
 import { describeIssues, fromSchema } from "../validate.js";
 import type { ChatStreamEvent } from "./chat-stream.js";
 import { chatStreamEvents, finalEvent } from "./chat-stream.js";
+import { type DriverBlockView, driverBlockEnvelope, driverBlockList } from "./driver-block-responses.js";
 import type { Memory, MemoryQuery, MemorySaveInput, MessageQuery, ThreadQuery } from "./memory-responses.js";
 import { memoryResponses, queryString } from "./memory-responses.js";
 import type { ResolvedClientOptions, SolClientOptions } from "./options.js";
@@ -349,6 +350,33 @@ export class SolClient {
   async deleteMemory(memoryId: string, call?: CallOptions): Promise<void> {
     await this.transport.json(
       { method: "DELETE", path: `/v1/memories/${seg(memoryId)}`, ...(call ? { call } : {}) },
+      memoryResponses.noContent,
+    );
+  }
+
+  /** `GET /v1/driver-blocks`: the Driver Blocks the user approved, the latest version of each. */
+  async listDriverBlocks(call?: CallOptions): Promise<DriverBlockView[]> {
+    return (await this.get("/v1/driver-blocks", driverBlockList, call)).driverBlocks;
+  }
+
+  /** `PATCH /v1/driver-blocks/:id`: turns a stored Driver Block on or off. */
+  async setDriverBlockEnabled(
+    blockId: string,
+    enabled: boolean,
+    call?: CallOptions,
+  ): Promise<DriverBlockView> {
+    const path = `/v1/driver-blocks/${seg(blockId)}`;
+    const reply = await this.transport.json(
+      { method: "PATCH", path, body: { enabled }, ...(call ? { call } : {}) },
+      driverBlockEnvelope,
+    );
+    return reply.value.driverBlock;
+  }
+
+  /** `DELETE /v1/driver-blocks/:id`: every version of it; later turns no longer apply it. */
+  async deleteDriverBlock(blockId: string, call?: CallOptions): Promise<void> {
+    await this.transport.json(
+      { method: "DELETE", path: `/v1/driver-blocks/${seg(blockId)}`, ...(call ? { call } : {}) },
       memoryResponses.noContent,
     );
   }

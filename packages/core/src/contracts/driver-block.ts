@@ -68,3 +68,30 @@ export const DriverBlock = z
   .strict();
 export type DriverBlock = z.infer<typeof DriverBlock>;
 export type DriverBlockInput = z.input<typeof DriverBlock>;
+
+/** A stored (runtime-created) Driver Block as `/v1/driver-blocks` shows it. */
+export const DriverBlockView = z
+  .object({
+    id: z.string(),
+    /** The store's version: 1, then +1 each time an approval changed the block. */
+    version: z.number().int().positive(),
+    enabled: z.boolean(),
+    hash: z.string(),
+    /** What the block requires of replies, in 1–3 lines for people. */
+    summary: z.array(z.string()),
+    block: DriverBlock,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .strict();
+export type DriverBlockView = z.infer<typeof DriverBlockView>;
+
+export const DriverBlockList = z.object({ driverBlocks: z.array(DriverBlockView) }).strict();
+export type DriverBlockList = z.infer<typeof DriverBlockList>;
+
+export const DriverBlockEnvelope = z.object({ driverBlock: DriverBlockView }).strict();
+export type DriverBlockEnvelope = z.infer<typeof DriverBlockEnvelope>;
+
+/** `PATCH /v1/driver-blocks/:id`: turn a stored block on or off. */
+export const DriverBlockPatch = z.object({ enabled: z.boolean() }).strict();
+export type DriverBlockPatch = z.infer<typeof DriverBlockPatch>;

@@ -23,10 +23,14 @@ export type { DriverBlockInput } from "./driver-block.js";
 export {
   ActionExpectation,
   DriverBlock,
+  DriverBlockEnvelope,
+  DriverBlockList,
   DriverBlockOutputContract,
+  DriverBlockPatch,
   DriverBlockRef,
   DriverBlockValidators,
   DriverBlockVersion,
+  DriverBlockView,
   Enforcement,
 } from "./driver-block.js";
 export {

@@ -1,3 +1,4 @@
+export { describeDriverBlock } from "./block-summary.js";
 export { CLAIMED_ACTION_PATTERNS } from "./claimed-actions.js";
 export type { CompileOptions, SelectedBlock } from "./compile.js";
 export { compileDriverBlocks, compileSelectedBlocks } from "./compile.js";
@@ -40,5 +41,6 @@ export {
   KNOWN_RIGOR_GATES,
   normalizeGateName,
 } from "./rigor-rules.js";
+export { CREATE_DRIVER_BLOCK_KIND, checkRuntimeBlock } from "./runtime-block.js";
 export { findMissingSections, hasSection, sectionLabel } from "./sections.js";
 export { BASELINE_DRIVER_BLOCK_REFS, SYSTEM_DRIVER_BLOCKS } from "./system-blocks.js";

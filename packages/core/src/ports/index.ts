@@ -24,6 +24,12 @@ export type {
   CheckpointStore,
   StoredCheckpoint,
 } from "./checkpoint-store.js";
+export type {
+  DriverBlockPut,
+  DriverBlockPutResult,
+  DriverBlockStore,
+  StoredDriverBlock,
+} from "./driver-block-store.js";
 export type { EmbeddingProvider } from "./embedding-provider.js";
 export {
   createInMemoryActionStore,
@@ -31,6 +37,7 @@ export {
   createInMemoryCalendarStore,
   createInMemoryCheckpointSessionStore,
   createInMemoryCheckpointStore,
+  createInMemoryDriverBlockStore,
   createInMemoryMementoStore,
   createInMemoryMemoryStore,
   createInMemoryMessageStore,

@@ -3,10 +3,13 @@ export { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./a
 export { verifyBinding } from "./binding.js";
 export { createExecutorRegistry, type ExecutorRegistry } from "./executor-registry.js";
 export {
+  assertRoomForBlock,
   builtinExecutors,
   createCalendarExecutor,
+  createDriverBlockExecutor,
   createReminderExecutor,
   createWebhookExecutor,
+  driverBlockHash,
   type WebhookOptions,
 } from "./executors/index.js";
 export { escapeIcsText, foldIcsLine, type IcsEvent, renderIcs } from "./ics.js";

@@ -1,8 +1,10 @@
 import type {
   CheckpointStore,
+  DriverBlockStore,
   LlmProvider,
   MemoryStore,
   PinnedContextStore,
+  PolicyEngine,
   SolStore,
   ThreadStore,
 } from "@solserver/core";
@@ -30,6 +32,10 @@ export interface AppDeps {
   readonly threadCheckpoints: CheckpointStore;
   /** Pinned contexts (`/v1/pinned-contexts`). */
   readonly pinnedContexts: PinnedContextStore;
+  /** Runtime-created Driver Blocks (`/v1/driver-blocks`). */
+  readonly driverBlocks: DriverBlockStore;
+  /** The turns' policy engine: its limits bound how many stored blocks may be on. */
+  readonly policy: PolicyEngine;
   /** CRA checkpoint evaluations (`POST /v1/checkpoints/evaluate`). */
   readonly checkpoints: CheckpointService;
   /** The agency pipeline (thoughts, drive ticks, tasks, counters). */

@@ -22,6 +22,7 @@ import { registerAgencyRoutes } from "./routes/agency.js";
 import { registerCalendarRoutes } from "./routes/calendar.js";
 import { registerChatRoutes } from "./routes/chat.js";
 import { registerCheckpointRoutes } from "./routes/checkpoints.js";
+import { registerDriverBlockRoutes } from "./routes/driver-blocks.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMementoRoutes } from "./routes/memento.js";
 import { registerMemoryRoutes } from "./routes/memories.js";
@@ -178,6 +179,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerThreadRoutes(app, deps);
   registerMemoryRoutes(app, deps);
   registerPinnedContextRoutes(app, deps);
+  registerDriverBlockRoutes(app, deps);
   registerTraceRoutes(app, deps);
   registerActionRoutes(app, deps);
   registerReminderRoutes(app, deps);

@@ -1,4 +1,5 @@
 import type { ActionNeeded, ModelOutputEnvelope } from "@solserver/core";
+import { driverBlockProposals } from "./driver-block-proposal.js";
 import { chipOfProposal, proposedActions } from "./proposed-action.js";
 import type { TurnRun } from "./turn-run.js";
 
@@ -12,7 +13,11 @@ export async function actionsPhase(
   assistantMessageId: string,
 ): Promise<readonly ActionNeeded[]> {
   const { deps, packet } = run;
-  const proposals = proposedActions(envelope.meta?.action_needed, packet.requestId, deps.ids);
+  const proposals = driverBlockProposals(
+    proposedActions(envelope.meta?.action_needed, packet.requestId, deps.ids),
+    deps.engines.policy,
+    run.trace,
+  );
   if (!deps.actionRecorder) return proposals.map(chipOfProposal);
   return deps.actionRecorder({
     tenantId: run.tenantId,

@@ -1,4 +1,4 @@
-import type { PacketInput } from "@solserver/core";
+import type { DriverBlock, DriverBlockStore, PacketInput } from "@solserver/core";
 import { runAttempt } from "./attempt-phase.js";
 import { claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
 import { resolvePinnedContext } from "./pinned-context.js";
@@ -34,8 +34,9 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
 
   async function runTurn(ctx: TurnContext, packet: PacketInput): Promise<TurnOutcome> {
     const pinnedContext = await resolvePinnedContext(opts.pinnedContexts, ctx.tenantId, packet);
+    const stored = await enabledBlocks(opts.driverBlocks, ctx.tenantId);
     const plan: TurnPlan = {
-      ...resolveTurnPlan(packet, ctx, opts.engines.policy),
+      ...resolveTurnPlan(packet, ctx, opts.engines.policy, stored),
       ...(pinnedContext === undefined ? {} : { pinnedContext }),
     };
     const claimed = await claimPhase(opts, ctx, packet, plan.facade.window !== undefined);
@@ -57,4 +58,10 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** The tenant's stored blocks that are on, as the policy engine takes them. */
+async function enabledBlocks(store: DriverBlockStore | undefined, tenantId: string): Promise<DriverBlock[]> {
+  if (store === undefined) return [];
+  return (await store.list(tenantId)).filter((stored) => stored.enabled).map((stored) => stored.block);
 }

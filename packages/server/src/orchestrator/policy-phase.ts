@@ -18,6 +18,10 @@ export function policyPhase(plan: TurnPlan, modeDecision: ModeDecision, trace: T
       scope: b.scope,
     })),
     skipped: policy.skipped.length,
+    ...(plan.storedBlocks.length === 0
+      ? {}
+      : { stored: plan.storedBlocks.map((b) => ({ id: b.id, version: b.version })) }),
+    ...(plan.skippedStoredBlocks.length === 0 ? {} : { storedSkipped: plan.skippedStoredBlocks }),
   });
   return policy;
 }

@@ -1,11 +1,14 @@
-import type {
-  Budgets,
-  CompiledPolicy,
-  PacketInput,
-  PolicyEngine,
-  PolicyIssue,
-  Result,
-  WindowMessage,
+import {
+  type Budgets,
+  type CompiledPolicy,
+  checkRuntimeBlock,
+  type DriverBlock,
+  type PacketInput,
+  type PolicyEngine,
+  type PolicyIssue,
+  type Result,
+  SolError,
+  type WindowMessage,
 } from "@solserver/core";
 import type { StructuredOutput } from "../structured-output/index.js";
 import { policyRequest, throwOnDriverBlockIssues } from "./packet-helpers.js";
@@ -47,6 +50,10 @@ export interface TurnPlan {
   readonly pinnedContext?: ResolvedPinnedContext;
   /** Set when the caller streams the reply (TurnContext.stream): what its sink has been shown. */
   readonly show?: ShownText;
+  /** The tenant's stored, enabled Driver Blocks this turn applies (after the packet's inline ones). */
+  readonly storedBlocks: readonly DriverBlock[];
+  /** Stored blocks left out because they no longer pass the engine's checks (its limits changed). */
+  readonly skippedStoredBlocks: readonly string[];
   /** The Driver Block policy of a routed mode; each mode label is resolved at most once per turn. */
   policyFor(modeLabel: string): Result<CompiledPolicy, PolicyIssue>;
 }
@@ -55,8 +62,14 @@ export interface TurnPlan {
  * Resolves the turn's plan. Driver Block limits are the client's fault, so blocks that do not resolve
  * even before routing are refused here (400), before the turn writes anything.
  */
-export function resolveTurnPlan(packet: PacketInput, ctx: TurnContext, policy: PolicyEngine): TurnPlan {
-  const request = policyRequest(packet);
+export function resolveTurnPlan(
+  packet: PacketInput,
+  ctx: TurnContext,
+  policy: PolicyEngine,
+  stored: readonly DriverBlock[] = [],
+): TurnPlan {
+  const { blocks: storedBlocks, skipped } = applicableStoredBlocks(packet, policy, stored);
+  const request = withStoredBlocks(policyRequest(packet), storedBlocks, policy.limits.maxInline);
   throwOnDriverBlockIssues(policy.resolve(request));
   const resolved = new Map<string, Result<CompiledPolicy, PolicyIssue>>();
   const policyFor = (modeLabel: string) => {
@@ -76,6 +89,8 @@ export function resolveTurnPlan(packet: PacketInput, ctx: TurnContext, policy: P
     regenerationAllowed: budgets?.maxRegenerations !== 0,
     facade: resolveFacade(packet, ctx),
     ...(ctx.stream === undefined ? {} : { show: showing(ctx.stream) }),
+    storedBlocks,
+    skippedStoredBlocks: skipped,
     policyFor,
   };
 }
@@ -90,4 +105,48 @@ function resolveFacade(packet: PacketInput, ctx: TurnContext): TurnFacade {
     promptUserMessage: ctx.promptUserMessage ?? packet.message,
     ...(ctx.structuredOutput ? { structuredOutput: ctx.structuredOutput } : {}),
   };
+}
+
+/**
+ * The stored blocks a turn applies: a block the packet also carries inline (the client's local copy)
+ * is the packet's, and a block that no longer passes the engine's checks is skipped, not a 400.
+ */
+function applicableStoredBlocks(packet: PacketInput, policy: PolicyEngine, stored: readonly DriverBlock[]) {
+  const inlineIds = new Set((packet.driverBlockInline ?? []).map((block) => block.id));
+  const blocks: DriverBlock[] = [];
+  const skipped: string[] = [];
+  for (const block of stored) {
+    if (inlineIds.has(block.id)) continue;
+    if (checkRuntimeBlock(policy, block).ok) blocks.push(block);
+    else skipped.push(block.id);
+  }
+  return { blocks, skipped };
+}
+
+/** The packet's policy request with the stored blocks after its inline ones, under the inline limit. */
+function withStoredBlocks(
+  request: ReturnType<typeof policyRequest>,
+  stored: readonly DriverBlock[],
+  maxInline: number,
+): ReturnType<typeof policyRequest> {
+  if (stored.length === 0) return request;
+  const inline = request.driverBlockInline ?? [];
+  const total = inline.length + stored.length;
+  if (inline.length <= maxInline && total > maxInline) {
+    throw new SolError(
+      "driver_block_limit",
+      `This turn carries ${inline.length} inline Driver Blocks and ${stored.length} stored ones are on; the limit is ${maxInline}. Send fewer or turn a stored block off.`,
+      {
+        details: [
+          {
+            path: "driverBlockInline",
+            code: "driver_block_limit",
+            message: "too many blocks",
+            limit: { name: "maxInline", max: maxInline, actual: total },
+          },
+        ],
+      },
+    );
+  }
+  return { ...request, driverBlockInline: [...inline, ...stored] };
 }

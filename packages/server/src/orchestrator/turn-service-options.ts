@@ -2,6 +2,7 @@ import type {
   ActionNeeded,
   CheckpointStore,
   Clock,
+  DriverBlockStore,
   EmbeddingProvider,
   IdGenerator,
   LlmProvider,
@@ -61,6 +62,8 @@ export interface TurnServiceOptions {
   readonly memories?: MemoryStore;
   /** Where a packet's `pinnedContextRef` resolves; none answers such a packet with 404. */
   readonly pinnedContexts?: PinnedContextStore;
+  /** The tenants' approved Driver Blocks; the enabled ones apply to every turn like inline blocks. */
+  readonly driverBlocks?: DriverBlockStore;
   /** How much the retrieval phase injects (default: the top 5 within 600 estimated tokens). */
   readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
   /** An optional embedding ranker fused with the lexical one (off when absent). */

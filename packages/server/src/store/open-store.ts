@@ -4,6 +4,7 @@ import {
   type CheckpointSessionStore,
   type CheckpointStore,
   type Clock,
+  type DriverBlockStore,
   type MemoryStore,
   type PinnedContextStore,
   type ReminderStore,
@@ -20,6 +21,7 @@ import { createCalendarStore } from "./repos/calendar-store.js";
 import { createCheckpointSessionStore } from "./repos/checkpoint-session-store.js";
 import { createCheckpointStore } from "./repos/checkpoint-store.js";
 import { commitTurn } from "./repos/commit-turn.js";
+import { createDriverBlockStore } from "./repos/driver-block-store.js";
 import { createMementoStore } from "./repos/memento-store.js";
 import { createMemoryStore } from "./repos/memory-store.js";
 import { createMessageStore } from "./repos/message-store.js";
@@ -62,6 +64,8 @@ export interface SqlSolStore extends SolStore {
   readonly checkpoints: CheckpointStore;
   /** Pinned contexts, every version kept (migration 15). */
   readonly pinnedContexts: PinnedContextStore;
+  /** Runtime-created Driver Blocks the users approved, versioned (migration 16). */
+  readonly driverBlocks: DriverBlockStore;
   /** The tenant's explicit memories with their full-text index (migration 13). */
   readonly memories: MemoryStore;
   /** Applies pending migrations; returns the versions applied now ([] when up to date). */
@@ -143,6 +147,7 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     checkpointSessions: createCheckpointSessionStore(ctx),
     checkpoints: createCheckpointStore(ctx),
     pinnedContexts: createPinnedContextStore(ctx),
+    driverBlocks: createDriverBlockStore(ctx),
     actions: createActionStore(ctx),
     reminders: createReminderStore(ctx),
     calendar: createCalendarStore(ctx),

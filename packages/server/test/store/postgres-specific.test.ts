@@ -68,6 +68,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
       "checkpoint_sessions",
       "checkpoints",
       "delivery_attempts",
+      "driver_blocks",
       "mementos",
       "memories",
       "messages",

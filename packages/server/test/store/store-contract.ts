@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import { agencyAddTaskContract } from "./contract/agency-add-task.js";
 import { agencyTaskContract } from "./contract/agency-tasks.js";
 import { checkpointStoreContract } from "./contract/checkpoints.js";
+import { driverBlockStoreContract } from "./contract/driver-blocks.js";
 import type { ContractOptions, MakeDatabase } from "./contract/harness.js";
 import { useHarness } from "./contract/harness.js";
 import { memoryStoreContract } from "./contract/memories.js";
@@ -28,6 +29,7 @@ export function runStoreContract(name: string, makeStore: MakeDatabase, options:
     agencyAddTaskContract(harness);
     checkpointStoreContract(() => harness.open());
     pinnedContextStoreContract(() => harness.open());
+    driverBlockStoreContract(() => harness.open());
     memoryStoreContract(async () => (await harness.open()).memories, { stems: true });
   });
 }

@@ -1,6 +1,7 @@
 import {
   createInMemoryAgencyStore,
   createInMemoryCheckpointStore,
+  createInMemoryDriverBlockStore,
   createInMemoryMemoryStore,
   createInMemoryPinnedContextStore,
   createInMemorySolStore,
@@ -9,6 +10,7 @@ import {
 } from "@solserver/core";
 import { beforeEach, describe } from "vitest";
 import { checkpointStoreContract } from "./contract/checkpoints.js";
+import { driverBlockStoreContract } from "./contract/driver-blocks.js";
 import type { PortHarness } from "./contract/harness.js";
 import { memoryStoreContract } from "./contract/memories.js";
 import { pinnedContextStoreContract } from "./contract/pinned-contexts.js";
@@ -38,5 +40,6 @@ describe("SolStore contract: memory", () => {
   runPortContract(useInMemoryHarness(), { sharedUrl: true });
   checkpointStoreContract(async () => ({ checkpoints: createInMemoryCheckpointStore() }));
   pinnedContextStoreContract(async () => ({ pinnedContexts: createInMemoryPinnedContextStore() }));
+  driverBlockStoreContract(async () => ({ driverBlocks: createInMemoryDriverBlockStore() }));
   memoryStoreContract(async () => createInMemoryMemoryStore(), { stems: false });
 });

@@ -2,9 +2,10 @@ import { useState } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
 import { useDialogFocus } from "../hooks/use-dialog-focus.js";
 import { loadApiKey, saveApiKey } from "../storage/local-settings.js";
+import { DriverBlocksSettings } from "./driver-blocks-settings.js";
 import { TelemetryTable } from "./telemetry-table.js";
 
-/** API key (sent as `Authorization: Bearer`), the current thread id and local telemetry. */
+/** API key (sent as `Authorization: Bearer`), the current thread id, the approved rules and local telemetry. */
 export function SettingsPanel({ threadId, onClose }: { threadId: string; onClose(): void }) {
   const { session } = useAppEnv();
   const [apiKey, setApiKey] = useState(loadApiKey() ?? "");
@@ -49,6 +50,7 @@ export function SettingsPanel({ threadId, onClose }: { threadId: string; onClose
         Thread <code>{threadId}</code>
         {session.durable ? "" : " · messages are kept in memory only (no IndexedDB)"}
       </p>
+      <DriverBlocksSettings />
       <TelemetryTable />
     </aside>
   );

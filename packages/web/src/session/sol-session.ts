@@ -1,6 +1,7 @@
 import {
   type ActionExecution,
   type ActionState,
+  type DriverBlockView,
   IndexedDbQueueStore,
   type Memory,
   MemoryQueueStore,
@@ -42,6 +43,10 @@ export interface SolSession {
   /** The tenant's memories, ranked by `q` when given, else newest first. */
   listMemories(q: string): Promise<Memory[]>;
   deleteMemory(memoryId: string): Promise<void>;
+  /** The Driver Blocks the user approved (`GET /v1/driver-blocks`). */
+  listDriverBlocks(): Promise<DriverBlockView[]>;
+  setDriverBlockEnabled(blockId: string, enabled: boolean): Promise<void>;
+  deleteDriverBlock(blockId: string): Promise<void>;
   /** A fresh request_id for an execute attempt. */
   newRequestId(): string;
 }
@@ -136,6 +141,11 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
     listMemories: async (q) =>
       (await client.listMemories(q.trim() === "" ? { limit: 50 } : { q, limit: 50 })).memories,
     deleteMemory: (memoryId) => client.deleteMemory(memoryId),
+    listDriverBlocks: () => client.listDriverBlocks(),
+    setDriverBlockEnabled: async (blockId, enabled) => {
+      await client.setDriverBlockEnabled(blockId, enabled);
+    },
+    deleteDriverBlock: (blockId) => client.deleteDriverBlock(blockId),
     newRequestId: () => randomId("req"),
   };
 }

@@ -3,6 +3,7 @@ export { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory
 export { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 export { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";
 export { createInMemoryCheckpointStore } from "./in-memory-checkpoint-store.js";
+export { createInMemoryDriverBlockStore } from "./in-memory-driver-block-store.js";
 export { createInMemoryMementoStore } from "./in-memory-memento-store.js";
 export { createInMemoryMemoryStore } from "./in-memory-memory-store.js";
 export { createInMemoryMessageStore } from "./in-memory-message-store.js";

@@ -7,6 +7,7 @@ import {
 } from "@solserver/core";
 import { deriveAffect } from "./affect.js";
 import { readCues } from "./cues.js";
+import { detectDriverBlockRequest, driverBlockAction } from "./driver-block-request.js";
 import type { DueTimeContext } from "./due-time.js";
 import { detectMemoryRequest, memoryAction } from "./memory-request.js";
 import { detectReminder } from "./reminder.js";
@@ -34,6 +35,7 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
   const cues = readCues(message);
   const reminder = ackOnly ? undefined : detectReminder(message);
   const memoryFact = ackOnly ? undefined : detectMemoryRequest(message);
+  const blockRequest = ackOnly ? undefined : detectDriverBlockRequest(message);
   const affect = deriveAffect(message);
 
   const head: string[] = [acknowledgement(message, ackOnly)];
@@ -49,6 +51,8 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
       head.push(`I can create a reminder "${reminder.title}"${due} once you approve.`);
     }
     if (memoryFact !== undefined) head.push(`I can remember "${memoryFact}" once you approve.`);
+    if (blockRequest !== undefined)
+      head.push(`I can keep the rule "${blockRequest.title}" once you approve.`);
     if (hints?.decided !== undefined) head.push(decidedLine(hints.decided));
     else if (cues.question)
       head.push("Offline mode cannot look anything up; your question is noted in the thread.");
@@ -67,7 +71,13 @@ export function buildOfflineEnvelope(request: LlmRequest, context: DueTimeContex
       shape,
       affect_signal: affect,
       signals: deriveSignals(cues, ackOnly, reminder?.title),
-      ...actionsOf(reminder === undefined ? [] : [reminderAction(reminder, context)], memoryFact),
+      ...actionsOf(
+        [
+          ...(reminder === undefined ? [] : [reminderAction(reminder, context)]),
+          ...(blockRequest === undefined ? [] : [driverBlockAction(blockRequest)]),
+        ],
+        memoryFact,
+      ),
     },
   };
 }

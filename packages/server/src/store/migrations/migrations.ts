@@ -14,6 +14,7 @@ import { v12PostgresThreadStatsBigint } from "./v12-postgres-thread-stats-bigint
 import { v13Memories } from "./v13-memories.js";
 import { v14Checkpoints } from "./v14-checkpoints.js";
 import { v15PinnedContexts } from "./v15-pinned-contexts.js";
+import { v16DriverBlocks } from "./v16-driver-blocks.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v13Memories,
   v14Checkpoints,
   v15PinnedContexts,
+  v16DriverBlocks,
 ]);

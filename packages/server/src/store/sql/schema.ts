@@ -103,6 +103,21 @@ export interface PinnedContextsTable {
   created_at: string;
 }
 
+/** One version of a runtime-created Driver Block (v16). */
+export interface DriverBlocksTable {
+  tenant_id: string;
+  block_id: string;
+  version: number;
+  /** SHA-256 (hex) of the block's canonical JSON. */
+  hash: string;
+  /** The DriverBlock as JSON text. */
+  block: string;
+  /** 1 enabled, 0 disabled; the same on every version of an id. */
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface TraceEventsTable {
   tenant_id: string;
   trace_run_id: string;
@@ -283,6 +298,7 @@ export interface StoreDatabase {
   checkpoint_sessions: CheckpointSessionsTable;
   checkpoints: CheckpointsTable;
   pinned_contexts: PinnedContextsTable;
+  driver_blocks: DriverBlocksTable;
   tasks: TasksTable;
   thoughts: ThoughtsTable;
   memories: MemoriesTable;
