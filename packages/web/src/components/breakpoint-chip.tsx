@@ -13,11 +13,13 @@ import { ChipClosed, ChipFailed, ChipPending, ChipSucceeded } from "./chip-outco
  * send `POST /v1/actions/execute`.
  */
 export function BreakpointChip({ action }: { action: ActionNeeded }) {
-  const { chips, runner } = useAppEnv();
+  const { chips, runner, activity } = useAppEnv();
   const chip = useChip(action.action_id);
   const root = useRef<HTMLFieldSetElement>(null);
   // Set when a chip button is used: its button disappears, so focus moves to the chip's new state.
   const carryFocus = useRef(false);
+  // Set when the user opens the details: the chip grew, and its buttons may now sit below the fold.
+  const revealAfterToggle = useRef(false);
 
   useEffect(() => {
     chips.dispatch(action.action_id, { type: "shown", at: Date.now() });
@@ -37,6 +39,19 @@ export function BreakpointChip({ action }: { action: ActionNeeded }) {
     // Pending has no buttons: keep carrying focus so Retry gets it if the execution fails.
     if (chip.phase !== "pending") carryFocus.current = false;
   }, [chip.phase]);
+
+  // Opening the details makes the chip taller: scroll the thread so the chip, and above all its
+  // Approve / Not now row, stays in view instead of sliding under the composer.
+  useLayoutEffect(() => {
+    const el = root.current;
+    if (!revealAfterToggle.current || el === null) return;
+    revealAfterToggle.current = false;
+    const scroller = el.closest<HTMLElement>(".scroller");
+    if (scroller === null) return;
+    activity.reveal(scroller, el);
+    const buttons = el.querySelector<HTMLElement>(".chip-actions");
+    if (buttons !== null) activity.reveal(scroller, buttons);
+  }, [chip.view, activity]);
 
   const act = (run: () => unknown) => () => {
     carryFocus.current = true;
@@ -65,7 +80,10 @@ export function BreakpointChip({ action }: { action: ActionNeeded }) {
           chip={chip}
           onApprove={act(() => runner.approve(id, action.request_id))}
           onDefer={act(() => runner.defer(id))}
-          onToggleDetails={() => chips.dispatch(id, { type: "toggle_details" })}
+          onToggleDetails={() => {
+            revealAfterToggle.current = true;
+            chips.dispatch(id, { type: "toggle_details" });
+          }}
         />
       )}
       {chip.phase === "pending" && <ChipPending action={action} />}

@@ -94,7 +94,7 @@ describe("Breakpoint Chip end to end", () => {
     await context.close();
   });
 
-  it("Not now records a deferral locally and makes no execute call", async () => {
+  it("Not now records a deferral locally and on the server, and makes no execute call", async () => {
     const { context, page } = await openChat(browser, server.url);
     const executes = watchRequests(page, "/v1/actions/execute");
     const actionCalls = watchRequests(page, "/v1/actions/");
@@ -106,9 +106,13 @@ describe("Breakpoint Chip end to end", () => {
     await saveScreenshot(message, "chip-deferred");
 
     expect(executes).toHaveLength(0);
-    expect(actionCalls).toHaveLength(0);
-    const action = await server.request("GET", `/v1/actions/${actionId}`);
-    expect(action.json.status).toBe("proposed");
+    // The only action call is the deferral itself.
+    await expect
+      .poll(() => actionCalls.map((c) => new URL(c.url).pathname))
+      .toEqual([`/v1/actions/${actionId}/defer`]);
+    await expect
+      .poll(async () => (await server.request("GET", `/v1/actions/${actionId}`)).json.status)
+      .toBe("deferred");
     const telemetry = await telemetryOf(page);
     expect(telemetry.breakpoint_deferred_count).toBe(1);
     expect(telemetry.breakpoint_approved_count).toBe(0);
