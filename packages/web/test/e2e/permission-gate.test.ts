@@ -97,7 +97,7 @@ describe("Breakpoint Chip end to end", () => {
   it("Not now records a deferral locally and on the server, and makes no execute call", async () => {
     const { context, page } = await openChat(browser, server.url);
     const executes = watchRequests(page, "/v1/actions/execute");
-    const actionCalls = watchRequests(page, "/v1/actions/");
+    const defers = watchRequests(page, "/defer");
     const { message, chip, actionId } = await askForReminder(page);
     await chip.getByRole("button", { name: "Not now", exact: true }).click();
     const receipt = chipIn(message);
@@ -106,9 +106,9 @@ describe("Breakpoint Chip end to end", () => {
     await saveScreenshot(message, "chip-deferred");
 
     expect(executes).toHaveLength(0);
-    // The only action call is the deferral itself.
+    // The one action call is the deferral itself.
     await expect
-      .poll(() => actionCalls.map((c) => new URL(c.url).pathname))
+      .poll(() => defers.map((c) => new URL(c.url).pathname))
       .toEqual([`/v1/actions/${actionId}/defer`]);
     await expect
       .poll(async () => (await server.request("GET", `/v1/actions/${actionId}`)).json.status)
