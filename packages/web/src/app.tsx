@@ -5,7 +5,7 @@ import { MemoriesPanel } from "./components/memories-panel.js";
 import { MessageList } from "./components/message-list.js";
 import { ReplyAnnouncer } from "./components/reply-announcer.js";
 import { SettingsPanel } from "./components/settings-panel.js";
-import { pickerThreads, TopBar } from "./components/top-bar.js";
+import { TopBar } from "./components/top-bar.js";
 import { TraceView } from "./components/trace-view.js";
 import { type AppEnv, AppEnvContext } from "./hooks/app-context.js";
 import { watchArrivals } from "./session/arrival-watch.js";
@@ -50,8 +50,6 @@ export function App({ env }: { env: AppEnv }) {
       }),
     [env],
   );
-  const titles = new Map(serverThreads.flatMap((t) => (t.title ? [[t.threadId, t.title] as const] : [])));
-
   const pick = (id: string) => {
     saveThreadId(id);
     setThreadId(id);
@@ -63,8 +61,8 @@ export function App({ env }: { env: AppEnv }) {
       <div class="app">
         <TopBar
           threadId={threadId}
-          threads={pickerThreads(threadId, threads, serverThreads)}
-          titles={titles}
+          localThreads={threads}
+          serverThreads={serverThreads}
           onPickThread={pick}
           onNewThread={() => pick(newThreadId())}
           onDeleteThread={() => {

@@ -10,6 +10,9 @@ type Reply = { status: ActionStatus; receipt?: { summary: string }; error?: { re
 class FakeGate implements ActionApi {
   readonly executeCalls: string[] = [];
   readonly getCalls: string[] = [];
+  readonly deferCalls: string[] = [];
+  /** When set, the defer call fails as a lost request would. */
+  deferFails = false;
   status: ActionStatus = "proposed";
   /** Outcomes of the next executions, in order; "throw" is a transport failure. */
   plan: Array<Reply | "throw" | "409"> = [];
@@ -34,6 +37,13 @@ class FakeGate implements ActionApi {
     this.status = next.status;
     this.byRequest.set(requestId, next);
     return next;
+  }
+
+  async deferAction(actionId: string): Promise<{ status: "deferred" }> {
+    this.deferCalls.push(actionId);
+    if (this.deferFails) throw Object.assign(new Error("socket hang up"), { code: "network_error" });
+    this.status = "deferred";
+    return { status: "deferred" };
   }
 
   async getAction(): Promise<Reply> {
@@ -89,13 +99,33 @@ describe("ActionRunner", () => {
     expect(chips.get("act_1").phase).toBe("succeeded");
   });
 
-  it("Not now is recorded locally and makes no server call", () => {
+  it("Not now closes the chip at once and sends one defer call, never an execute", async () => {
     const { gate, chips, runner, telemetry } = setup();
-    runner.defer("act_1");
+    const sent = runner.defer("act_1");
+    expect(chips.get("act_1").phase).toBe("deferred");
+    await sent;
+    expect(gate.deferCalls).toEqual(["act_1"]);
+    expect(gate.status).toBe("deferred");
+    expect(gate.executeCalls).toEqual([]);
+    expect(telemetry.snapshot().breakpoint_deferred_count).toBe(1);
+    // A second Not now (double click) is refused locally and sends nothing more.
+    await runner.defer("act_1");
+    expect(gate.deferCalls).toEqual(["act_1"]);
+  });
+
+  it("a lost defer call keeps the local deferral and does not reject", async () => {
+    const gate = new FakeGate();
+    gate.deferFails = true;
+    const { chips, runner } = setup(gate);
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      await expect(runner.defer("act_1")).resolves.toBeUndefined();
+    } finally {
+      console.error = quiet;
+    }
     expect(chips.get("act_1").phase).toBe("deferred");
     expect(gate.executeCalls).toEqual([]);
-    expect(gate.getCalls).toEqual([]);
-    expect(telemetry.snapshot().breakpoint_deferred_count).toBe(1);
   });
 
   it("a failed execution offers Retry, which uses a new request_id and can succeed", async () => {

@@ -47,7 +47,7 @@ describe("labels", () => {
 });
 
 describe("parseChipState", () => {
-  it("round-trips a stored chip and reopens it collapsed", () => {
+  it("round-trips a stored chip; an opened one reopens with its one-line summary (micro)", () => {
     let chip = initialChipState();
     for (const event of [
       { type: "shown", at: 1 },
@@ -58,7 +58,14 @@ describe("parseChipState", () => {
       if (next.ok) chip = next.value;
     }
     const parsed = parseChipState(JSON.parse(JSON.stringify(chip)));
-    expect(parsed).toEqual({ ...chip, view: "collapsed" });
+    expect(parsed).toEqual({ ...chip, view: "micro" });
+  });
+
+  it("keeps the one-line summary of a micro chip and a collapsed chip collapsed", () => {
+    const micro = { ...initialChipState(), view: "micro", autoExpanded: true, shownAt: 5 };
+    expect(parseChipState(JSON.parse(JSON.stringify(micro)))?.view).toBe("micro");
+    const collapsed = { ...initialChipState(), shownAt: 5 };
+    expect(parseChipState(JSON.parse(JSON.stringify(collapsed)))?.view).toBe("collapsed");
   });
 
   it("rejects what is not a chip state", () => {

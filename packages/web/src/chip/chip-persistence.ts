@@ -8,8 +8,9 @@ const isTime = (v: unknown): v is number | null =>
 const isText = (v: unknown): v is string | null => v === null || typeof v === "string";
 
 /**
- * Reads a chip state saved by an earlier page; null when it is not one. The view is not kept:
- * a reloaded chip opens collapsed, as every chip does by default.
+ * Reads a chip state saved by an earlier page; null when it is not one. A chip that showed its
+ * one-line summary (micro, or the full details) reopens with that line, so a reload does not take
+ * away what the user had read; a collapsed one stays collapsed.
  */
 export function parseChipState(raw: unknown): ChipState | null {
   if (typeof raw !== "object" || raw === null) return null;
@@ -22,7 +23,7 @@ export function parseChipState(raw: unknown): ChipState | null {
     return null;
   return {
     phase: r.phase as ChipPhase,
-    view: "collapsed",
+    view: r.view === "collapsed" ? "collapsed" : "micro",
     autoExpanded: r.autoExpanded === true,
     shownAt: r.shownAt,
     decidedAt: r.decidedAt,

@@ -13,11 +13,14 @@ import { ChipClosed, ChipFailed, ChipPending, ChipSucceeded } from "./chip-outco
  * send `POST /v1/actions/execute`.
  */
 export function BreakpointChip({ action }: { action: ActionNeeded }) {
-  const { chips, runner } = useAppEnv();
+  const { chips, runner, activity } = useAppEnv();
   const chip = useChip(action.action_id);
   const root = useRef<HTMLFieldSetElement>(null);
   // Set when a chip button is used: its button disappears, so focus moves to the chip's new state.
   const carryFocus = useRef(false);
+  // Set when the user opens the details or decides: the chip grows (details, a Failed reason with
+  // Retry), and its buttons may now sit below the fold.
+  const revealNext = useRef(false);
 
   useEffect(() => {
     chips.dispatch(action.action_id, { type: "shown", at: Date.now() });
@@ -38,8 +41,23 @@ export function BreakpointChip({ action }: { action: ActionNeeded }) {
     if (chip.phase !== "pending") carryFocus.current = false;
   }, [chip.phase]);
 
+  // A chip the user just used grows: scroll the thread so the chip, and above all its buttons
+  // (Approve / Not now, Retry / Dismiss), stays in view instead of sliding under the composer.
+  useLayoutEffect(() => {
+    const el = root.current;
+    if (!revealNext.current || el === null) return;
+    // Pending is on the way to the outcome: keep the request until the outcome is on screen.
+    if (chip.phase !== "pending") revealNext.current = false;
+    const scroller = el.closest<HTMLElement>(".scroller");
+    if (scroller === null) return;
+    activity.reveal(scroller, el);
+    const buttons = el.querySelector<HTMLElement>(".chip-actions");
+    if (buttons !== null) activity.reveal(scroller, buttons);
+  }, [chip.view, chip.phase, activity]);
+
   const act = (run: () => unknown) => () => {
     carryFocus.current = true;
+    revealNext.current = true;
     run();
   };
   const id = action.action_id;
@@ -65,7 +83,10 @@ export function BreakpointChip({ action }: { action: ActionNeeded }) {
           chip={chip}
           onApprove={act(() => runner.approve(id, action.request_id))}
           onDefer={act(() => runner.defer(id))}
-          onToggleDetails={() => chips.dispatch(id, { type: "toggle_details" })}
+          onToggleDetails={() => {
+            revealNext.current = true;
+            chips.dispatch(id, { type: "toggle_details" });
+          }}
         />
       )}
       {chip.phase === "pending" && <ChipPending action={action} />}

@@ -2,7 +2,6 @@ import type { ActionStatus } from "@solserver/core";
 import { failureReason, outcomeOf } from "../chip/execution-outcome.js";
 import type { ChipStore } from "./chip-store.js";
 
-/** The two server calls an approval needs (SolClient fits, through SolSession). */
 /** What the chip needs of an action's state; optional parts may be absent or undefined (schema output). */
 interface ActionOutcomeView {
   status: ActionStatus;
@@ -10,9 +9,12 @@ interface ActionOutcomeView {
   error?: { reason: string } | undefined;
 }
 
+/** The server calls the chip's decisions need (SolClient fits, through SolSession). */
 export interface ActionApi {
   executeAction(actionId: string, requestId: string): Promise<ActionOutcomeView>;
   getAction(actionId: string): Promise<ActionOutcomeView>;
+  /** `POST /v1/actions/:actionId/defer`: the server records "Not now" (and traces it). */
+  deferAction(actionId: string): Promise<unknown>;
   newRequestId(): string;
 }
 
@@ -39,8 +41,9 @@ const statusOf = (err: unknown): number | undefined => {
 
 /**
  * Carries the chip's decisions to the server. Approve and Retry each send
- * `POST /v1/actions/execute` (Approve with the action's own request_id, Retry with a fresh one); Not now and Dismiss stay local (no server
- * call at all, so a deferral can never execute anything).
+ * `POST /v1/actions/execute` (Approve with the action's own request_id, Retry with a fresh one).
+ * Not now is recorded locally at once and then sent as `POST /v1/actions/:id/defer`, which never
+ * executes anything; Dismiss stays local.
  */
 export class ActionRunner {
   private readonly options: Required<ActionRunnerOptions>;
@@ -78,9 +81,18 @@ export class ActionRunner {
     return started.ok ? this.execute(actionId, requestId) : Promise.resolve();
   }
 
-  /** Not now: recorded locally as a deferral. */
-  defer(actionId: string): void {
-    this.chips.dispatch(actionId, { type: "defer", at: this.options.now() });
+  /**
+   * Not now: recorded locally as a deferral (the chip closes at once), then sent to the server so
+   * the deferral is stored and traced there too. Returns the promise of that call (never rejected:
+   * a lost call leaves the action proposed on the server, which is as safe as deferred).
+   */
+  defer(actionId: string): Promise<void> {
+    const done = this.chips.dispatch(actionId, { type: "defer", at: this.options.now() });
+    if (!done.ok) return Promise.resolve();
+    return this.api.deferAction(actionId).then(
+      () => undefined,
+      (err: unknown) => console.error("[sol] defer:", err),
+    );
   }
 
   /** Dismiss a failed action. */

@@ -40,6 +40,22 @@ export class ActivityTracker {
     return () => element.removeEventListener("scroll", onScroll);
   }
 
+  /**
+   * Scrolls `scroller` just enough that `target` is wholly inside it (its bottom first, as the
+   * buttons that grew out of view are there), without the move counting as user scrolling.
+   */
+  reveal(scroller: HTMLElement, target: HTMLElement, marginPx = 12): void {
+    const view = scroller.getBoundingClientRect();
+    const box = target.getBoundingClientRect();
+    let delta = 0;
+    if (box.bottom + marginPx > view.bottom) delta = box.bottom + marginPx - view.bottom;
+    // Never push the top of the target out of view to show its bottom.
+    if (box.top - delta - marginPx < view.top) delta = box.top - marginPx - view.top;
+    if (Math.abs(delta) < 1) return;
+    this.programmatic = true;
+    scroller.scrollTop += delta;
+  }
+
   /** Scrolls `element` to the bottom without the jump counting as user scrolling. */
   scrollToEnd(element: HTMLElement): void {
     const target = element.scrollHeight - element.clientHeight;

@@ -91,7 +91,7 @@ export class ChipStore {
     this.seen.set(actionId, text);
     const stored = parseChipState(raw);
     if (stored === null) return false;
-    // How far the chip is open stays this tab's own (a stored chip reads as collapsed).
+    // How far the chip is open stays this tab's own (a stored chip reads as collapsed or micro).
     const view = this.states.get(actionId)?.view ?? stored.view;
     this.states.set(actionId, { ...stored, view });
     return true;

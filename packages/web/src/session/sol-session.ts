@@ -1,4 +1,5 @@
 import {
+  type ActionDeferral,
   type ActionExecution,
   type ActionState,
   type DriverBlockView,
@@ -33,6 +34,8 @@ export interface SolSession {
   retrySend(transmissionId: string): Promise<void>;
   executeAction(actionId: string, requestId: string): Promise<ActionExecution>;
   getAction(actionId: string): Promise<ActionState>;
+  /** "Not now" on the server (`POST /v1/actions/:actionId/defer`). */
+  deferAction(actionId: string): Promise<ActionDeferral>;
   getTrace(traceRunId: string): Promise<TraceRun>;
   /** The tenant's threads on the server, latest activity first (`GET /v1/threads`). */
   listThreads(): Promise<ThreadSummary[]>;
@@ -130,6 +133,7 @@ export async function openSolSession(options: SolSessionOptions): Promise<SolSes
     executeAction: (actionId, requestId) =>
       client.executeAction({ action_id: actionId, request_id: requestId }),
     getAction: (actionId) => client.getAction(actionId),
+    deferAction: (actionId) => client.deferAction(actionId),
     getTrace: (traceRunId) => client.getTrace(traceRunId),
     listThreads: async () => (await client.listThreads({ limit: 50 })).threads,
     listServerMessages: async (threadId) => (await client.listMessages(threadId)).messages,

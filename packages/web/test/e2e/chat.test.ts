@@ -19,11 +19,12 @@ afterAll(async () => {
 });
 
 describe("chat web client", () => {
-  it("is served at / and answers a message with mode, step and breakpoint decision", async () => {
+  it("is served at / and answers a message; mode, step and breakpoint under About this reply", async () => {
     const { context, page } = await openChat(browser, server.url);
     await sendMessage(page, "hello there, how are you?");
     const reply = assistantMessage(page);
     await reply.locator(".msg-body").waitFor();
+    await reply.getByRole("button", { name: "About this reply" }).click();
     await expect(reply.locator(".msg-meta").textContent()).resolves.toMatch(/· step [012]/);
     await expect(reply.locator(".msg-meta").textContent()).resolves.toMatch(/breakpoint: (must|should|skip)/);
     // No action was proposed, so no chip.
@@ -49,6 +50,7 @@ describe("chat web client", () => {
     const { context, page } = await openChat(browser, server.url);
     await sendMessage(page, "what is a control plane?");
     const reply = assistantMessage(page);
+    await reply.getByRole("button", { name: "About this reply" }).click();
     await reply.getByRole("button", { name: "Trace" }).click();
     const panel = page.getByRole("dialog", { name: "Trace of this turn" });
     const rows = panel.locator(".timeline li");

@@ -6,8 +6,10 @@ import { assistantMessage, openChat, sendMessage } from "./support/chat-page.js"
 import { startWebServer } from "./support/web-server.js";
 
 // breakpoint-chip-permission-gate.md, layout rules: state D shows "Done: <OutcomeSummary> (one
-// line)" and state E "Failed: <ShortReason> (one line, human)", however long the server's text is
-// (the whole text stays in the accessible name and the tooltip); expanded details are 6-10 lines.
+// line)" and state E "Failed: <ShortReason> (one line, human)". A reason cut after three words tells
+// a phone user nothing: a receipt wraps to at most three lines and only a longer one is cut (the
+// whole text stays in the accessible name and the tooltip), a failure's reason is shown whole;
+// expanded details are 6-10 lines.
 
 const LONG =
   "Reminder created: Call the bank about the mortgage renewal paperwork and ask about the fixed-rate options for the next five years (due Tue 1 Jan 2030, 09:00 UTC)";
@@ -48,14 +50,14 @@ async function approveReminder(page: Page): Promise<Locator> {
 }
 
 describe("Breakpoint Chip outcome lines", () => {
-  it("shows a long receipt as one Done line, the whole text in its title", async () => {
+  it("shows a long receipt in at most three Done lines, the whole text in its title", async () => {
     const { context, page } = await openChat(browser, server.url);
     await page.setViewportSize({ width: 420, height: 800 });
     await answerExecute(page, { status: "succeeded", receipt: { summary: LONG } });
     const chip = await approveReminder(page);
     const done = chip.locator(".chip-done");
     await done.waitFor();
-    expect(await lines(done)).toBe(1);
+    expect(await lines(done)).toBe(3);
     expect(await done.getAttribute("title")).toBe(`Done: ${LONG}`);
     expect(await done.textContent()).toBe(`Done: ${LONG}`);
     // The cut line keeps the receipt inside its message rather than widening it past the bubble.
@@ -65,15 +67,33 @@ describe("Breakpoint Chip outcome lines", () => {
     await context.close();
   });
 
-  it("shows a long failure reason as one Failed line", async () => {
+  it("shows a long failure reason whole, wrapped (the reason is the user's only why)", async () => {
     const { context, page } = await openChat(browser, server.url);
     await page.setViewportSize({ width: 420, height: 800 });
     await answerExecute(page, { status: "failed", error: { reason: LONG } });
     const chip = await approveReminder(page);
     const failed = chip.locator(".chip-failed");
     await failed.waitFor();
-    expect(await lines(failed)).toBe(1);
+    expect(await lines(failed)).toBeGreaterThan(3);
+    expect(await failed.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
     expect(await failed.getAttribute("title")).toBe(`Failed: ${LONG}`);
+    await context.close();
+  });
+
+  it("shows a policy denial's reason whole on a 390 px phone", async () => {
+    const reason =
+      "Not allowed: webhooks may only call hosts on the allowlist, and hooks.example.net is not on it";
+    const { context, page } = await openChat(browser, server.url);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await answerExecute(page, { status: "failed", error: { reason } });
+    const chip = await approveReminder(page);
+    const failed = chip.locator(".chip-failed");
+    await failed.waitFor();
+    // Nothing of it is hidden: the box is as tall and as wide as its text.
+    const hidden = await failed.evaluate(
+      (el) => el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth,
+    );
+    expect(hidden).toBe(false);
     await context.close();
   });
 });

@@ -59,6 +59,7 @@ describe("panels from the keyboard", () => {
   it("Trace: focus moves in, Escape closes, focus returns to that message's Trace button", async () => {
     const { context, page } = await openChat(browser, server.url);
     await sendMessage(page, "what is a control plane?");
+    await assistantMessage(page).getByRole("button", { name: "About this reply" }).click();
     const trace = assistantMessage(page).getByRole("button", { name: "Trace" });
     await trace.focus();
     await page.keyboard.press("Enter");

@@ -94,10 +94,10 @@ describe("Breakpoint Chip end to end", () => {
     await context.close();
   });
 
-  it("Not now records a deferral locally and makes no execute call", async () => {
+  it("Not now records a deferral locally and on the server, and makes no execute call", async () => {
     const { context, page } = await openChat(browser, server.url);
     const executes = watchRequests(page, "/v1/actions/execute");
-    const actionCalls = watchRequests(page, "/v1/actions/");
+    const defers = watchRequests(page, "/defer");
     const { message, chip, actionId } = await askForReminder(page);
     await chip.getByRole("button", { name: "Not now", exact: true }).click();
     const receipt = chipIn(message);
@@ -106,9 +106,13 @@ describe("Breakpoint Chip end to end", () => {
     await saveScreenshot(message, "chip-deferred");
 
     expect(executes).toHaveLength(0);
-    expect(actionCalls).toHaveLength(0);
-    const action = await server.request("GET", `/v1/actions/${actionId}`);
-    expect(action.json.status).toBe("proposed");
+    // The one action call is the deferral itself.
+    await expect
+      .poll(() => defers.map((c) => new URL(c.url).pathname))
+      .toEqual([`/v1/actions/${actionId}/defer`]);
+    await expect
+      .poll(async () => (await server.request("GET", `/v1/actions/${actionId}`)).json.status)
+      .toBe("deferred");
     const telemetry = await telemetryOf(page);
     expect(telemetry.breakpoint_deferred_count).toBe(1);
     expect(telemetry.breakpoint_approved_count).toBe(0);

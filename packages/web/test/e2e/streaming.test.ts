@@ -129,7 +129,8 @@ describe("streaming replies in the web client", () => {
       await settledBodies(page).first().waitFor();
       expect(await settledBodies(page).first().textContent()).toBe(text);
       expect(await page.locator("li.msg-streaming").count()).toBe(0);
-      // Settled as before: mode, step and breakpoint on the reply.
+      // Settled as before: mode, step and breakpoint under the reply's About this reply.
+      await page.locator("li.msg-assistant").getByRole("button", { name: "About this reply" }).click();
       expect(await page.locator("li.msg-assistant .msg-meta").textContent()).toMatch(/· step [012]/);
       // The browser's zone rides on the packet.
       expect(chats[0]?.body).toMatchObject({ meta: { client: "solserver-web", timezone: "Asia/Tokyo" } });

@@ -147,7 +147,7 @@ describe("Memories panel", () => {
 });
 
 describe("save_memory chip", () => {
-  it("shows what will be remembered and sends nothing on Not now", async () => {
+  it("shows what will be remembered and, on Not now, only defers: no execute, no memory write", async () => {
     const { context, page } = await openChat(browser, server.url);
     await page.setViewportSize({ width: 1280, height: 800 });
     // The turn's real response, with the save_memory proposal a model would add.
@@ -186,7 +186,8 @@ describe("save_memory chip", () => {
     await shoot(page, "save-memory-chip-1280");
     await chip.getByRole("button", { name: "Not now" }).click();
     await chip.getByText(/Deferred/).waitFor();
-    expect(sent).toEqual([]);
+    // The one call is the deferral itself (issue 23: "Not now" is sent to the server and recorded).
+    await expect.poll(() => sent).toEqual(["POST /v1/actions/act_mem_1/defer"]);
     await context.close();
   });
 });
