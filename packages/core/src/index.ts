@@ -178,7 +178,13 @@ export {
 } from "./driver-blocks/index.js";
 export type { SolErrorCode, SolErrorOptions } from "./errors.js";
 export { isSolError, SOL_ERROR_CODES, SolError } from "./errors.js";
-export { canonicalJson, sha256Hex } from "./hash/index.js";
+export {
+  canonicalJson,
+  findTraceChainBreak,
+  sha256Hex,
+  TRACE_GENESIS_HASH,
+  traceHashInput,
+} from "./hash/index.js";
 export type { CheckpointPolicy } from "./heartbeat/index.js";
 export { buildCheckpointCapsule, createCheckpointPolicy, detectReanchorRequest } from "./heartbeat/index.js";
 export type { BaselineMemento, DecisionsRecall } from "./memento/index.js";

@@ -1,10 +1,14 @@
 import { DriverBlock } from "@solserver/core";
 import {
   ActionExpectation,
+  DriverBlockEnvelope,
+  DriverBlockList,
   DriverBlockOutputContract,
+  DriverBlockPatch,
   DriverBlockRef,
   DriverBlockValidators,
   DriverBlockVersion,
+  DriverBlockView,
   Enforcement,
 } from "../../src/contracts/driver-block.js";
 import { validDriverBlock } from "../fixtures/valid-contracts.js";
@@ -16,7 +20,38 @@ const minimalBlock = { id: "b", version: 1, title: "B" };
 const untitledBlock = { id: "u", version: 1, promptConstraints: ["Be brief."] };
 const validators = { required: ["a"], mustNot: ["b"], mustHaveAny: [["c", "d"]] };
 
+const view = {
+  id: "b",
+  version: 1,
+  enabled: true,
+  hash: "h",
+  summary: ["Requires a Summary section"],
+  block: minimalBlock,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+
 export const driverBlockCases: Record<string, ContractCase> = {
+  DriverBlockView: {
+    schema: DriverBlockView,
+    valid: [view],
+    invalid: [bad("version 0", view, ["version"], 0), missing(view, ["enabled"]), unknownKey(view)],
+  },
+  DriverBlockList: {
+    schema: DriverBlockList,
+    valid: [{ driverBlocks: [] }, { driverBlocks: [view] }],
+    invalid: [unknownKey({ driverBlocks: [] })],
+  },
+  DriverBlockEnvelope: {
+    schema: DriverBlockEnvelope,
+    valid: [{ driverBlock: view }],
+    invalid: [missing({ driverBlock: view }, ["driverBlock"])],
+  },
+  DriverBlockPatch: {
+    schema: DriverBlockPatch,
+    valid: [{ enabled: false }],
+    invalid: [bad("enabled text", { enabled: true }, ["enabled"], "yes"), unknownKey({ enabled: true })],
+  },
   DriverBlockVersion: {
     schema: DriverBlockVersion,
     valid: ["1", "1.2.0", 0, 7],

@@ -1,9 +1,15 @@
+import { findTraceChainBreak } from "@solserver/core";
 import { useEffect, useState } from "preact/hooks";
 import { useAppEnv } from "../hooks/app-context.js";
 import { useDialogFocus } from "../hooks/use-dialog-focus.js";
 import { formatOffset, type TraceRow, traceRows } from "../trace/trace-rows.js";
 
-type Load = { kind: "loading" } | { kind: "ready"; rows: TraceRow[] } | { kind: "error"; message: string };
+/** The run's hash chain as this browser recomputed it (core's SHA-256): null when it holds. */
+type Chain = { readonly count: number; readonly brokenAt: number | null };
+type Load =
+  | { kind: "loading" }
+  | { kind: "ready"; rows: TraceRow[]; chain: Chain }
+  | { kind: "error"; message: string };
 
 /** A turn's trace as a timeline of phases (`GET /v1/traces/:traceRunId`). */
 export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose(): void }) {
@@ -16,7 +22,13 @@ export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose
     let live = true;
     setLoad({ kind: "loading" });
     session.getTrace(traceRunId).then(
-      (run) => live && setLoad({ kind: "ready", rows: traceRows(run.events) }),
+      (run) =>
+        live &&
+        setLoad({
+          kind: "ready",
+          rows: traceRows(run.events),
+          chain: { count: run.events.length, brokenAt: findTraceChainBreak(run.events) },
+        }),
       (err: unknown) =>
         live && setLoad({ kind: "error", message: err instanceof Error ? err.message : String(err) }),
     );
@@ -43,6 +55,7 @@ export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose
           </button>
         </div>
       )}
+      {load.kind === "ready" && <ChainStatus chain={load.chain} />}
       {load.kind === "ready" && (
         <ol class="timeline">
           {load.rows.map((row) => (
@@ -57,5 +70,21 @@ export function TraceView({ traceRunId, onClose }: { traceRunId: string; onClose
         </ol>
       )}
     </aside>
+  );
+}
+
+/** Whether the run's SHA-256 chain recomputes here, as `sol trace` checks it on the server side. */
+function ChainStatus({ chain }: { chain: Chain }) {
+  if (chain.brokenAt === null) {
+    return (
+      <p class="trace-chain trace-chain--ok">
+        Hash chain verified in this browser: {chain.count} {chain.count === 1 ? "event" : "events"}.
+      </p>
+    );
+  }
+  return (
+    <p class="trace-chain trace-chain--broken" role="alert">
+      Hash chain broken at event #{chain.brokenAt}: this trace was altered or is incomplete.
+    </p>
   );
 }

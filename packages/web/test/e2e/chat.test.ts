@@ -61,8 +61,25 @@ describe("chat web client", () => {
     const phases = await panel.locator(".tl-phase").allTextContents();
     expect(phases).toContain("route");
     expect(phases.at(-1)).toBe("respond");
+    expect(await panel.locator(".trace-chain").textContent()).toBe(
+      `Hash chain verified in this browser: ${await rows.count()} events.`,
+    );
     await panel.getByRole("button", { name: "Close" }).click();
     expect(await page.getByRole("dialog").count()).toBe(0);
+    // An altered event (its summary edited on the way) breaks the chain, and the viewer says where.
+    await page.route("**/v1/traces/**", async (route) => {
+      const response = await route.fetch();
+      const run = (await response.json()) as { events: { summary?: string }[] };
+      const second = run.events[1];
+      if (second) second.summary = "edited on the way";
+      await route.fulfill({ response, json: run });
+    });
+    await reply.getByRole("button", { name: "Trace" }).click();
+    const alert = page.getByRole("dialog", { name: "Trace of this turn" }).getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      "Hash chain broken at event #1: this trace was altered or is incomplete.",
+    );
     await context.close();
   });
 

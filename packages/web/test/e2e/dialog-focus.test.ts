@@ -42,7 +42,8 @@ describe("panels from the keyboard", () => {
     await page.getByRole("button", { name: "Settings" }).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("dialog", { name: "Settings" }).waitFor();
-    expect(await focusIsIn(page, "Settings")).toBe(true);
+    // Focus moves in on the frame after the panel renders: wait for it rather than race it.
+    await expect.poll(() => focusIsIn(page, "Settings")).toBe(true);
     await page.keyboard.press("Escape");
     expect(await page.getByRole("dialog").count()).toBe(0);
     expect(await focusedText(page)).toBe("Settings");
@@ -64,7 +65,8 @@ describe("panels from the keyboard", () => {
     await trace.focus();
     await page.keyboard.press("Enter");
     await page.getByRole("dialog", { name: "Trace of this turn" }).waitFor();
-    expect(await focusIsIn(page, "Trace of this turn")).toBe(true);
+    // Focus moves in on the frame after the panel renders: wait for it rather than race it.
+    await expect.poll(() => focusIsIn(page, "Trace of this turn")).toBe(true);
     await page.keyboard.press("Escape");
     expect(await page.getByRole("dialog").count()).toBe(0);
     expect(await trace.evaluate((el) => el === document.activeElement)).toBe(true);

@@ -2,6 +2,7 @@ import type { TraceEvent, TraceEventDraft } from "../../contracts/trace.js";
 import { SolError } from "../../errors.js";
 import { canonicalJson } from "../../hash/canonical-json.js";
 import { sha256Hex } from "../../hash/sha256.js";
+import { TRACE_GENESIS_HASH, traceHashInput } from "../../hash/trace-chain.js";
 import type { TenantId } from "../tenant.js";
 import type { TraceStore } from "../trace-store.js";
 import {
@@ -14,9 +15,6 @@ import {
 
 /** Runs by tenant and traceRunId, each an array in seq order; shared with the turn and session writes. */
 export type TraceTable = Map<string, TraceEvent[]>;
-
-/** prevHash of the first event of every run. */
-const GENESIS_HASH = "0".repeat(64);
 
 /** The event with keys in canonical order, as the SQL stores serve it. */
 function served(event: Omit<TraceEvent, "hash">, hash: string): TraceEvent {
@@ -65,7 +63,7 @@ export function appendChained(
   const key = keyOf(tenantId, traceRunId);
   const run = table.get(key) ?? [];
   const last = run[run.length - 1];
-  let prevHash = last?.hash ?? GENESIS_HASH;
+  let prevHash = last?.hash ?? TRACE_GENESIS_HASH;
   const added: TraceEvent[] = [];
   for (const draft of drafts) {
     const unhashed: Omit<TraceEvent, "hash"> = {
@@ -80,7 +78,7 @@ export function appendChained(
       ts: draft.ts ?? nowIso(),
       prevHash,
     };
-    const hash = sha256Hex(prevHash + canonicalJson(unhashed));
+    const hash = sha256Hex(traceHashInput(unhashed));
     added.push(served(unhashed, hash));
     prevHash = hash;
   }

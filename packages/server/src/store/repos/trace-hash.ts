@@ -1,13 +1,12 @@
-import type { TraceEvent } from "@solserver/core";
+import { findTraceChainBreak, TRACE_GENESIS_HASH, type TraceEvent, traceHashInput } from "@solserver/core";
 import { canonicalJson, sha256Hex } from "../canonical-json.js";
 
-/** prevHash of the first event of every run. */
-export const GENESIS_HASH = "0".repeat(64);
+/** prevHash of the first event of every run (core's). */
+export const GENESIS_HASH = TRACE_GENESIS_HASH;
 
-/** hash = sha256(prevHash + canonicalJson(event without `hash`)). */
+/** hash = sha256(prevHash + canonicalJson(event without `hash`)), with Node's SHA-256. */
 export function hashTraceEvent(event: Omit<TraceEvent, "hash"> | TraceEvent): string {
-  const { hash: _ignored, ...rest } = event as TraceEvent;
-  return sha256Hex(event.prevHash + canonicalJson(rest));
+  return sha256Hex(traceHashInput(event));
 }
 
 /**
@@ -57,11 +56,5 @@ export function servedTraceEvent(
  * the genesis hash, every prevHash is the previous hash and every hash recomputes. Empty is valid.
  */
 export function verifyTraceChain(events: readonly TraceEvent[]): boolean {
-  let prevHash = GENESIS_HASH;
-  for (const [index, event] of events.entries()) {
-    if (event.seq !== index || event.traceRunId !== events[0]?.traceRunId) return false;
-    if (event.prevHash !== prevHash || event.hash !== hashTraceEvent(event)) return false;
-    prevHash = event.hash;
-  }
-  return true;
+  return findTraceChainBreak(events, sha256Hex) === null;
 }
