@@ -10,8 +10,8 @@ import type { LlmRequest, LlmResponse, LlmStreamChunk, LlmUsage } from "@solserv
 import { isSolError } from "@solserver/core";
 import { type AttemptControl, startAttempt } from "../openai/attempt.js";
 import { type Failure, failureError } from "../openai/failure.js";
+import { type Outcome, retryLoop } from "../openai/retry-loop.js";
 import type { StreamingLlmProvider } from "../streaming-provider.js";
-import { type Outcome, retryLoop } from "./retry-loop.js";
 import { sdkFailure, streamFailure } from "./sdk-failure.js";
 import type { ResolvedSdkOptions } from "./sdk-options.js";
 import { toSdkPrompt } from "./sdk-prompt.js";

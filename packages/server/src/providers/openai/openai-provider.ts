@@ -12,13 +12,9 @@ import {
   resolveOpenAiOptions,
 } from "./options.js";
 import { readTextLimited } from "./response-limit.js";
-import { backoffDelay } from "./retry.js";
+import { type Outcome, retryLoop } from "./retry-loop.js";
 import { readSseData } from "./sse.js";
 import { StreamAccumulator } from "./stream-accumulator.js";
-
-type Outcome<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly failure: Failure };
 
 interface OpenStream {
   readonly response: HttpResponseLike;
@@ -164,54 +160,15 @@ function fail(cfg: ResolvedOpenAiOptions, failure: Failure, attempts: number) {
   return failureError(cfg.name, failure, attempts, cfg.secrets);
 }
 
-/** Runs `once` until it succeeds, fails for good, or the retries are spent; waits between attempts. */
-async function withRetries<T>(
+/** The shared retry loop with this adapter's policy: its backoff settings and its error shape. */
+function withRetries<T>(
   cfg: ResolvedOpenAiOptions,
   request: LlmRequest,
   once: () => Promise<Outcome<T>>,
 ): Promise<{ value: T; attempts: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await once();
-    if (outcome.ok) return { value: outcome.value, attempts: attempt };
-    const { failure } = outcome;
-    if (!failure.retryable || attempt > cfg.maxRetries) throw fail(cfg, failure, attempt);
-    const wait =
-      failure.retryAfterMs === undefined
-        ? backoffDelay(attempt, cfg.backoffBaseMs, cfg.backoffMaxMs, cfg.random)
-        : Math.min(failure.retryAfterMs, cfg.retryAfterMaxMs);
-    await sleepUnlessAborted(cfg, request, wait, failure, attempt);
-  }
-}
-
-async function sleepUnlessAborted(
-  cfg: ResolvedOpenAiOptions,
-  request: LlmRequest,
-  ms: number,
-  last: Failure,
-  attempts: number,
-): Promise<void> {
-  const aborted = (cause?: unknown) =>
-    fail(
-      cfg,
-      {
-        ...last,
-        code: "provider_error",
-        message: `the caller aborted the request while waiting to retry (${last.message})`,
-        aborted: true,
-        cause,
-      },
-      attempts,
-    );
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(new Error("aborted by the caller"));
-  if (request.signal?.aborted) throw aborted();
-  request.signal?.addEventListener("abort", onAbort);
-  try {
-    await cfg.sleep(ms, controller.signal);
-  } catch (error) {
-    throw aborted(error);
-  } finally {
-    request.signal?.removeEventListener("abort", onAbort);
-  }
-  if (request.signal?.aborted) throw aborted();
+  return retryLoop(
+    { ...cfg, fail: (failure, attempts) => fail(cfg, failure, attempts) },
+    request.signal,
+    once,
+  );
 }

@@ -1,6 +1,6 @@
 import type { AbortSignalLike, SolError } from "@solserver/core";
-import type { Failure } from "../openai/failure.js";
-import { backoffDelay, type SleepFn } from "../openai/retry.js";
+import type { Failure } from "./failure.js";
+import { backoffDelay, type SleepFn } from "./retry.js";
 
 /** One attempt's outcome: a value, or why it failed. */
 export type Outcome<T> =
