@@ -328,6 +328,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ids: randomIds,
     production: config.production,
     dedupWindowMs: config.SOL_AGENCY_DEDUP_WINDOW_MS,
+    traces: store.traces,
   });
   // Auth off means one tenant: log its counters from the start, zeros included.
   if (!config.SOL_API_KEYS?.size) agency.counters("default");

@@ -22,6 +22,7 @@ import {
   type TaskPage,
   type TaskStatus,
   type Thought,
+  type TraceStore,
 } from "@solserver/core";
 import type { AgencyStore, ThoughtEntry } from "../store/index.js";
 import { type AgencyEvents, createAgencyEvents } from "./agency-events.js";
@@ -48,7 +49,12 @@ export interface AgencyServiceOptions {
   readonly dedupWindowMs?: number;
   readonly similarityWindow?: number;
   readonly historyLimit?: number;
+  /** Where each decision (a thought's conversion, a drive tick) is traced; best effort. */
+  readonly traces?: TraceStore;
 }
+
+/** The trace run of a tenant's agency decisions (`GET /v1/traces/agency`). */
+export const AGENCY_TRACE_RUN = "agency";
 
 /** The converter's decision as the API reports it (the created task travels separately). */
 export type ThoughtDecision =
@@ -101,6 +107,16 @@ export interface AgencyService {
 function withoutTask(decision: ConversionDecision): ThoughtDecision {
   if (decision.decision !== "created") return decision;
   return { decision: "created", thoughtId: decision.thoughtId, goalKey: decision.goalKey };
+}
+
+/** What a trace keeps of one conversion: ids and the decision, never the thought's text. */
+function decisionMetadata(outcome: RecordOutcome, decision: ConversionDecision): Record<string, unknown> {
+  return {
+    thoughtId: outcome.recorded.id,
+    source: outcome.recorded.source,
+    decision: decision.decision,
+    ...(decision.decision === "created" ? { taskId: decision.task.id } : {}),
+  };
 }
 
 function validateOptions(options: AgencyServiceOptions) {
@@ -178,6 +194,20 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
     if (outcome.broadcast !== undefined) events.emit("thought", { tenantId, thought: outcome.broadcast });
   }
 
+  /** Records one decision in the tenant's agency run; the stored thought is the record that counts. */
+  async function traceDecision(tenantId: string, summary: string, metadata: Record<string, unknown>) {
+    if (!settings.traces) return;
+    const draft = {
+      actor: "solserver" as const,
+      phase: "agency",
+      status: "completed" as const,
+      summary,
+      metadata,
+      ts: new Date(clock.now()).toISOString(),
+    };
+    await settings.traces.append(tenantId, AGENCY_TRACE_RUN, null, [draft]).catch(() => undefined);
+  }
+
   async function transition(tenantId: string, taskId: string, step: TaskTransition, reason?: string) {
     const current = await store.tasks.get(tenantId, taskId);
     if (current === null) throw new SolError("not_found", `No task ${taskId}.`);
@@ -217,6 +247,7 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
         counters = countRecording(counters, outcome);
         const decision = await convert(tenantId, outcome.recorded, nowMs);
         await persist(tenantId, outcome, decision);
+        await traceDecision(tenantId, `Thought ${decision.decision}`, decisionMetadata(outcome, decision));
         // Only a stored thought enters the dedup history and the counters: a failed write leaves
         // the session as it was, so a retry is judged against what really happened.
         state.recording = outcome.state;
@@ -247,12 +278,23 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
         });
         if (!decided.fire) {
           events.emit("driveTick", { tenantId, fired: false, reason: decided.reason, nowMs });
+          await traceDecision(tenantId, `Drive tick did not fire: ${decided.reason}`, {
+            driveTick: true,
+            fired: false,
+            reason: decided.reason,
+          });
           return { fired: false, reason: decided.reason };
         }
         // Drive-tick thoughts are high novelty by contract: they bypass content dedup.
         const outcome = recordThought(state.recording, decided.thought, { similar: false });
         const decision = await convert(tenantId, outcome.recorded, nowMs);
         await persist(tenantId, outcome, decision);
+        await traceDecision(tenantId, `Drive tick fired: thought ${decision.decision}`, {
+          driveTick: true,
+          fired: true,
+          goalKey: decided.goalKey,
+          ...decisionMetadata(outcome, decision),
+        });
         // A tick counts, and starts the interval, only once its thought is stored (as for intake).
         state.lastDriveTickMs = nowMs;
         state.counters = incrementAgencyCounter(state.counters, "driveTicks");
