@@ -45,15 +45,18 @@ describe("panels from the keyboard", () => {
     // Focus moves in on the frame after the panel renders: wait for it rather than race it.
     await expect.poll(() => focusIsIn(page, "Settings")).toBe(true);
     await page.keyboard.press("Escape");
-    expect(await page.getByRole("dialog").count()).toBe(0);
-    expect(await focusedText(page)).toBe("Settings");
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    await expect.poll(() => focusedText(page)).toBe("Settings");
 
-    // The Close button gives focus back too.
+    // The Close button gives focus back too. The panel moves focus in on its next frame, so wait for
+    // that before choosing Close, or the panel's own focus move would land after ours.
     await page.keyboard.press("Enter");
+    await page.getByRole("dialog", { name: "Settings" }).waitFor();
+    await expect.poll(() => focusIsIn(page, "Settings")).toBe(true);
     await page.getByRole("dialog", { name: "Settings" }).getByRole("button", { name: "Close" }).focus();
     await page.keyboard.press("Enter");
-    expect(await page.getByRole("dialog").count()).toBe(0);
-    expect(await focusedText(page)).toBe("Settings");
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    await expect.poll(() => focusedText(page)).toBe("Settings");
     await context.close();
   });
 
@@ -68,8 +71,8 @@ describe("panels from the keyboard", () => {
     // Focus moves in on the frame after the panel renders: wait for it rather than race it.
     await expect.poll(() => focusIsIn(page, "Trace of this turn")).toBe(true);
     await page.keyboard.press("Escape");
-    expect(await page.getByRole("dialog").count()).toBe(0);
-    expect(await trace.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    await expect.poll(() => trace.evaluate((el) => el === document.activeElement)).toBe(true);
     await context.close();
   });
 });
