@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readRecordedRequest } from "./record-request.js";
 
 /** One request as the upstream received it. */
 export interface RecordedRequest {
@@ -103,16 +104,7 @@ export async function startScriptedUpstream(
   let sequence = 0;
 
   const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => parts.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      const request: RecordedRequest = {
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        headers: req.headers,
-        body: parseBody(text),
-      };
+    void readRecordedRequest(req).then(({ request, text }) => {
       options.onRequest?.(request);
       const path = request.path.split("?")[0] ?? "";
       if (request.method === "POST" && path.endsWith("/chat/completions")) {
@@ -310,15 +302,6 @@ function splitInThree(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < chars.length; i += size) out.push(chars.slice(i, i + size).join(""));
   return out;
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function modelOf(body: unknown): string {

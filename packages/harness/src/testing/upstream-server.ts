@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readRecordedRequest } from "./record-request.js";
 import { nextStep, type ReplayEntry, type ReplayStep, sendJson } from "./replay.js";
 import type { RecordedRequest } from "./scripted-upstream.js";
 
@@ -46,16 +47,7 @@ export async function startWireUpstream(
   const requests: RecordedRequest[] = [];
   const fallback = options.fallback ?? defaultReply;
   const server = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => parts.push(chunk));
-    req.on("end", () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      const request: RecordedRequest = {
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        headers: req.headers,
-        body: parseBody(text),
-      };
+    void readRecordedRequest(req).then(({ request }) => {
       const path = request.path.split("?")[0] ?? "";
       if (!wire.isModelCall(request.method, path)) {
         sendJson(res, 404, { error: { message: `no route for ${request.method} ${path}` } });
@@ -84,13 +76,4 @@ export async function startWireUpstream(
         server.closeAllConnections();
       }),
   };
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
