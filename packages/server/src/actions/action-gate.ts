@@ -160,8 +160,6 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
     }
   }
 
-  const checksPolicy = (_kind: string) => opts.policy !== undefined;
-
   /** The failed outcome of a denied action (or of a check that could not run: fail closed); null to run. */
   async function policyDenial(ctx: ActionPolicyContext): Promise<ExecutionOutcome | null> {
     try {
@@ -186,7 +184,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
   ): Promise<ExecuteActionResult> {
     const actionId = claimed.actionId;
     const executor = opts.executors.get(claimed.kind);
-    const checked = checksPolicy(claimed.kind)
+    const checked = opts.policy
       ? {
           tenantId,
           threadId: claimed.threadId,
