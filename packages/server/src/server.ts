@@ -45,6 +45,7 @@ import {
   threadSessionId,
 } from "./cra/index.js";
 import { buildApp } from "./http/app.js";
+import { createSolMetrics, instrumentProvider, NO_METRICS } from "./observability/index.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";
 import { createOpenAiEmbeddings, createProvider, withEmbeddingCache } from "./providers/index.js";
@@ -304,9 +305,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     onConfirmationRequired: options.onConfirmationRequired ?? createGateConfirmationHook(actions),
   });
   const craPolicy = createCraActionPolicy(checkpoints);
+  const metrics = config.SOL_METRICS === "1" ? createSolMetrics() : NO_METRICS;
   const turns = createTurnService({
     store,
-    provider,
+    // Every model call of a turn gets its span and metrics; `provider` stays the caller's own object.
+    provider: instrumentProvider(provider, metrics),
+    metrics,
     engines,
     clock,
     ids: randomIds,
@@ -355,6 +359,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
         pinnedContexts: store.pinnedContexts,
         driverBlocks: store.driverBlocks,
         policy: engines.policy,
+        metrics,
       },
       { logger: options.logger ?? false, ...(webDir ? { webDir } : {}) },
     );

@@ -1,5 +1,6 @@
-import { loadConfig, readConfigFile } from "../config/index.js";
+import { loadConfig, readConfigFile, type SolConfig } from "../config/index.js";
 import { undefinedContextIds } from "../cra/load-atlas.js";
+import { createPrettyLogStream, startOtlpTracing } from "../observability/index.js";
 import { createSolServer } from "../server.js";
 
 export interface ServeFlags {
@@ -17,7 +18,11 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     ...(flags.config ? { file: readConfigFile(flags.config) } : {}),
     overrides: { SOL_PORT: flags.port, SOL_HOST: flags.host, SOL_DB_URL: flags.db, SOL_LLM: flags.provider },
   });
-  const server = await createSolServer(config, { logger: { level: config.SOL_LOG_LEVEL } });
+  // Registered before the server exists, so every span from the first request on is exported.
+  const stopTracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? startOtlpTracing(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME)
+    : async () => {};
+  const server = await createSolServer(config, { logger: serveLogger(config) });
   if (!config.SOL_API_KEYS) {
     server.app.log.warn(
       "SOL_API_KEYS is not set: authentication is off and every caller is tenant 'default'.",
@@ -48,14 +53,25 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     if (stopping) return;
     stopping = true;
     server.app.log.info(`${signal}: finishing in-flight turns, then closing`);
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    server
+      .close()
+      .then(() => stopTracing())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+/** pino options for `sol serve`: readable lines on a terminal in development, JSON lines otherwise. */
+function serveLogger(config: SolConfig) {
+  const format = config.SOL_LOG_FORMAT ?? (!config.production && process.stdout.isTTY ? "pretty" : "json");
+  return format === "pretty"
+    ? { level: config.SOL_LOG_LEVEL, stream: createPrettyLogStream(process.stdout) }
+    : { level: config.SOL_LOG_LEVEL };
 }

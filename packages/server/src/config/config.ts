@@ -133,6 +133,13 @@ export const SolConfigSchema = z
     SOL_EMBEDDINGS_MODEL: z.string().min(1).optional(),
     SOL_EMBEDDINGS_BASE_URL: z.string().url().optional(),
     SOL_EMBEDDINGS_API_KEY: z.string().optional(),
+    /** "1" serves GET /metrics (Prometheus text format). */
+    SOL_METRICS: z.enum(["0", "1"]).default("0"),
+    /** When set, `sol serve` exports OpenTelemetry spans over OTLP/HTTP to `<endpoint>/v1/traces`. */
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    OTEL_SERVICE_NAME: z.string().trim().min(1).max(128).default("solserver"),
+    /** `pretty`: one readable line per log entry (development); `json`: pino's JSON lines. Default: pretty on a terminal outside production. */
+    SOL_LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
     SOL_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     SOL_WEB_DIR: z.string().min(1).optional(),
     SOL_ACTION_TIMEOUT_MS: wholeNumber(1).default(15_000),

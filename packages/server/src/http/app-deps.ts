@@ -12,6 +12,7 @@ import type { ActionGate } from "../actions/index.js";
 import type { AgencyService } from "../agency/index.js";
 import type { SolConfig } from "../config/index.js";
 import type { CheckpointService } from "../cra/index.js";
+import type { SolMetrics } from "../observability/metrics.js";
 import type { TurnService } from "../orchestrator/turn-service.js";
 import type { CalendarStore, ReminderStore } from "../store/index.js";
 
@@ -40,4 +41,6 @@ export interface AppDeps {
   readonly checkpoints: CheckpointService;
   /** The agency pipeline (thoughts, drive ticks, tasks, counters). */
   readonly agency: AgencyService;
+  /** Prometheus metrics (`GET /metrics` when SOL_METRICS=1); NO_METRICS otherwise. */
+  readonly metrics: SolMetrics;
 }

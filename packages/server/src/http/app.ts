@@ -17,6 +17,7 @@ import { drainRequest } from "./drain-request.js";
 import { type ErrorFormat, mapErrorFor } from "./error-mapping.js";
 import { allowEmptyJsonBody } from "./json-body.js";
 import { createOpenApiTransform } from "./openapi-transform.js";
+import { addRequestTelemetry, traceIdOptions } from "./request-telemetry.js";
 import { registerActionRoutes } from "./routes/actions.js";
 import { registerAgencyRoutes } from "./routes/agency.js";
 import { registerCalendarRoutes } from "./routes/calendar.js";
@@ -26,6 +27,7 @@ import { registerDriverBlockRoutes } from "./routes/driver-blocks.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMementoRoutes } from "./routes/memento.js";
 import { registerMemoryRoutes } from "./routes/memories.js";
+import { registerMetricsRoutes } from "./routes/metrics.js";
 import { registerOpenAiChatRoutes } from "./routes/openai-chat.js";
 import { registerOpenAiModelRoutes } from "./routes/openai-models.js";
 import { registerOpenAiResponsesRoutes } from "./routes/openai-responses.js";
@@ -88,6 +90,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const requestTimeout = deps.config.SOL_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? false,
+    ...traceIdOptions(),
     bodyLimit: deps.config.SOL_BODY_LIMIT,
     // A client gets this long to send its whole request, then a 408 and a closed socket. Fastify's
     // default is no limit, so a request whose body never arrives held its socket (and an open file
@@ -116,6 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.decorateRequest("tenantId", "");
   app.decorateRequest("apiKey", null);
+  addRequestTelemetry(app, deps.metrics);
 
   const shutdown = trackShutdown(app);
   // Refused uploads are read to their end (see drainRequest), but not past a bound, nor a close.
@@ -174,6 +178,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
 
   registerHealthRoutes(app, deps);
+  registerMetricsRoutes(app, deps.metrics);
   registerChatRoutes(app, deps);
   registerMementoRoutes(app, deps);
   registerThreadRoutes(app, deps);

@@ -96,10 +96,23 @@ export function createOpenApiTransform(common: CommonResponses) {
       );
       response[status] = { ...entry, headers: { ...(entry.headers as object | undefined), ...documented } };
     }
+    for (const [status, entry] of Object.entries(response)) {
+      const headers = { ...((entry as { headers?: object }).headers ?? {}), ...TRACE_ID_HEADER };
+      response[status] = { ...(entry as object), headers };
+    }
     const ordered = Object.fromEntries(Object.entries(response).sort(([a], [b]) => a.localeCompare(b)));
     return { ...out, schema: { ...schema, response: ordered } } as Transformed;
   };
 }
+
+/** Every answer names its trace (request-telemetry.ts): the id on the server's log lines and spans. */
+const TRACE_ID_HEADER = {
+  "x-sol-trace-id": {
+    type: "string",
+    description:
+      "The request's trace id (OpenTelemetry's when spans are exported); on every log line of the request.",
+  },
+};
 
 /** A zod response schema as the zod transform writes it into the document. */
 function converted(input: TransformInput, zod: ZodType): unknown {

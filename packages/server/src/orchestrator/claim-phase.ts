@@ -7,7 +7,7 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 
 /** The turn service's options with their defaults filled in. */
 export type ResolvedTurnOptions = TurnServiceOptions &
-  Required<Pick<TurnServiceOptions, "idempotencyWaitMs" | "staleTurnMs" | "sleep">>;
+  Required<Pick<TurnServiceOptions, "idempotencyWaitMs" | "staleTurnMs" | "sleep" | "metrics">>;
 
 /** A replay of the stored response, or a transmission to run (`started` when this claim opened its attempt). */
 export type ClaimOutcome =

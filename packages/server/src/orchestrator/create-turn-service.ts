@@ -1,4 +1,6 @@
 import type { DriverBlock, DriverBlockStore, PacketInput } from "@solserver/core";
+import { NO_METRICS, type SolMetrics } from "../observability/metrics.js";
+import { inSpan } from "../observability/tracing.js";
 import { runAttempt } from "./attempt-phase.js";
 import { claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
 import { resolvePinnedContext } from "./pinned-context.js";
@@ -11,6 +13,51 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 const DEFAULT_CONTEXT_TOKENS = 128_000;
 const DEFAULT_CONTEXT_PRESSURE_SHARE = 0.8;
 
+/** A turn inside its span (`sol.turn`, the request span's child) with its outcome in the metrics. */
+async function observedTurn(
+  metrics: SolMetrics,
+  packet: PacketInput,
+  turn: () => Promise<TurnOutcome>,
+): Promise<TurnOutcome> {
+  const startMs = performance.now();
+  const seconds = () => (performance.now() - startMs) / 1000;
+  metrics.turnStarted();
+  return inSpan("sol.turn", {}, async (span) => {
+    try {
+      const outcome = await turn();
+      const { response } = outcome;
+      span.setAttributes({
+        "sol.trace_run_id": response.trace.traceRunId,
+        "sol.replayed": outcome.replayed,
+        "sol.mode": response.modeDecision.modeLabel,
+        "sol.routing.step": response.modeDecision.step,
+        "sol.breakpoint": response.breakpoint.decision,
+        "sol.model_calls": response.usage.modelCalls,
+      });
+      metrics.turnEnded(
+        outcome.replayed
+          ? { outcome: "replayed", seconds: seconds() }
+          : {
+              outcome: "ok",
+              seconds: seconds(),
+              routingStep: response.modeDecision.step,
+              breakpoint: response.breakpoint.decision,
+              regenerated: response.validation.regenerated,
+            },
+      );
+      return outcome;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      metrics.turnEnded({
+        outcome: "error",
+        errorCode: typeof code === "string" ? code : "internal",
+        seconds: seconds(),
+      });
+      throw error;
+    }
+  });
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -22,6 +69,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     idempotencyWaitMs: 30_000,
     staleTurnMs: 120_000,
     sleep: defaultSleep,
+    metrics: NO_METRICS,
     ...options,
   });
   const deps: TurnDeps = Object.freeze({
@@ -53,7 +101,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   }
 
   return {
-    runTurn,
+    runTurn: (ctx, packet) => observedTurn(opts.metrics, packet, () => runTurn(ctx, packet)),
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

@@ -1,4 +1,5 @@
 import type { LlmCallPurpose, LlmResponse, PacketInput, TransmissionRecord } from "@solserver/core";
+import type { SolMetrics } from "../observability/metrics.js";
 import type { ThreadReads } from "./thread-reads.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnServiceOptions } from "./turn-service-options.js";
@@ -19,6 +20,8 @@ export type TurnDeps = Pick<
   | "retrieval"
   | "embeddings"
 > & {
+  /** Turn and phase metrics (NO_METRICS when off). */
+  readonly metrics: SolMetrics;
   /** The model's context in tokens and the share of it past which the breakpoint sees pressure. */
   readonly contextTokens: number;
   readonly contextPressureShare: number;

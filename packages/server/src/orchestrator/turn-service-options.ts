@@ -10,6 +10,7 @@ import type {
   PinnedContextStore,
   SolStore,
 } from "@solserver/core";
+import type { SolMetrics } from "../observability/metrics.js";
 import type { ProposedAction } from "./proposed-action.js";
 import type { TraceBuffer } from "./trace-buffer.js";
 import type { TurnEngines } from "./turn-engines.js";
@@ -68,4 +69,6 @@ export interface TurnServiceOptions {
   readonly retrieval?: { readonly topN: number; readonly maxTokens: number };
   /** An optional embedding ranker fused with the lexical one (off when absent). */
   readonly embeddings?: EmbeddingProvider;
+  /** Where turn and phase metrics go (default: nowhere). Spans go to the OpenTelemetry API either way. */
+  readonly metrics?: SolMetrics;
 }
