@@ -1,18 +1,14 @@
 import { SolError } from "@solserver/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  inspectJson,
+  MAX_JSON_DEPTH,
+  mayHoldUnstorableText,
+  nestedDeeperThan,
+  tooDeep,
+} from "./json-inspect.js";
 
 type ParserDone = (error: Error | null, body?: unknown) => void;
-
-/** Deepest nesting a JSON body may have; deeper bodies would overflow recursive hashing and validation. */
-export const MAX_JSON_DEPTH = 128;
-
-// Lone surrogates: with the u flag a well-formed pair is one code point and does not match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** Text no store keeps faithfully: PostgreSQL refuses NUL; UTF-8 replaces lone surrogates. */
-function unstorableText(text: string): boolean {
-  return text.includes("\u0000") || LONE_SURROGATE.test(text);
-}
 
 /**
  * JSON body parsing for every route: an empty body sent as `application/json` (many clients set the
@@ -25,9 +21,12 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   const parse = (req: FastifyRequest, text: string, done: ParserDone) => {
     if (text.trim() === "") return done(null, undefined);
+    // Both checks are linear scans of the text; the tree is walked only when an escape may hide
+    // unstorable text, so a large body costs about what JSON.parse does (issue 24).
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep());
     return parseJson(req, text, (error, value) => {
       if (error) return done(jsonError(text));
-      const problem = inspectJson(value);
+      const problem = mayHoldUnstorableText(text) ? inspectJson(value) : null;
       return problem ? done(problem) : done(null, value);
     });
   };
@@ -87,50 +86,4 @@ function notUtf8(): SolError {
 function looksLikeJson(text: string): boolean {
   const first = text.trimStart()[0];
   return first === "{" || first === "[";
-}
-
-/** Most fields one refusal names; a hostile body could otherwise make the error as large as itself. */
-const MAX_UNSTORABLE_FIELDS = 50;
-
-/**
- * Why a parsed body is refused (too deep, or each field holding unstorable text, in document order),
- * found without recursion so hostile input cannot overflow.
- */
-export function inspectJson(value: unknown): SolError | null {
-  const bad: string[] = [];
-  const stack: [unknown, string[]][] = [[value, []]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [node, path] = item;
-    if (typeof node === "string") {
-      if (unstorableText(node)) addField(bad, path);
-      continue;
-    }
-    if (node === null || typeof node !== "object") continue;
-    if (path.length >= MAX_JSON_DEPTH) {
-      return new SolError(
-        "invalid_input",
-        `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
-      );
-    }
-    const entries = Object.entries(node);
-    if (entries.some(([key]) => unstorableText(key))) addField(bad, path);
-    // Pushed last to first, so they are visited (and named) in document order.
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, child] = entries[i] as [string, unknown];
-      stack.push([child, [...path, key]]);
-    }
-  }
-  return bad.length > 0 ? unstorable(bad) : null;
-}
-
-function addField(bad: string[], path: readonly string[]): void {
-  const where = path.length > 0 ? path.join(".") : "body";
-  if (bad.length < MAX_UNSTORABLE_FIELDS && !bad.includes(where)) bad.push(where);
-}
-
-/** api.md §2: a 400's details name each bad field. */
-function unstorable(fields: readonly string[]): SolError {
-  return new SolError("invalid_input", `Invalid request: check ${fields.join(", ")}.`, {
-    details: fields.map((path) => ({ path, message: "contains a NUL character or an unpaired surrogate" })),
-  });
 }
