@@ -7,6 +7,10 @@
 // Env: BENCH_BODIES_BURST (concurrent senders, default 8), BENCH_BODIES_ROUNDS (bodies per sender /8 cap, 4),
 // BENCH_BODIES_PROBES (probes per phase, 20), BENCH_BODIES_SHAPE (deep|wide, default deep).
 
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { startScriptedUpstream } from "../packages/harness/dist/index.js";
 import { createOpenAiProvider, createSolServer, loadConfig } from "../packages/server/dist/index.js";
 
@@ -38,127 +42,151 @@ function nested(bytes) {
   return node;
 }
 
-const upstream = await startScriptedUpstream({
-  record: false,
-  fallback: (req) => {
-    const messages = req.body?.messages ?? [];
-    if (messages.some((m) => m.role === "system" && String(m.content).includes("mode selector"))) {
-      return { kind: "json", body: { modeLabel: "assist", confidence: 0.9, reasons: ["bench"] } };
-    }
-    return { kind: "json", body: { assistant_text: "ok", meta: { signals: [] } } };
-  },
-});
-const provider = createOpenAiProvider({ baseUrl: upstream.url, model: "bench", timeoutMs: 10_000 });
-const config = loadConfig({
-  env: {
-    SOL_PORT: "0",
-    SOL_HOST: "127.0.0.1",
-    SOL_DB_URL: "sqlite::memory:",
-    SOL_RATE_LIMIT_PER_MIN: "0",
-    SOL_MAX_CONCURRENT_PER_KEY: "0",
-    SOL_BODY_LIMIT: String(LIMIT),
-  },
-});
-const server = await createSolServer(config, { provider });
-const base = await server.listen();
-
-let n = 0;
-const chatBody = (meta) =>
-  JSON.stringify({
-    requestId: `r${n++}`,
-    threadId: `t${n % 4}`,
-    message: "hello",
-    ...(meta ? { meta } : {}),
-  });
-
-// Leave room for the envelope fields under the limit.
-const bigMeta = nested(LIMIT - 4096);
-const bigBody = () => chatBody({ blob: bigMeta });
-const bigSize = Buffer.byteLength(bigBody());
-
-async function post(body) {
-  const res = await fetch(`${base}/v1/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body,
-  });
-  await res.arrayBuffer();
-  return res.status;
+// The server runs in a child process, so the senders' own work (building and sending the bodies)
+// does not share its event loop and skew what is measured.
+if (process.argv[2] === "--server") {
+  await serve();
+} else {
+  await measure();
 }
 
-async function timed(fn) {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
+async function serve() {
+  const upstream = await startScriptedUpstream({
+    record: false,
+    fallback: (req) => {
+      const messages = req.body?.messages ?? [];
+      if (messages.some((m) => m.role === "system" && String(m.content).includes("mode selector"))) {
+        return { kind: "json", body: { modeLabel: "assist", confidence: 0.9, reasons: ["bench"] } };
+      }
+      return { kind: "json", body: { assistant_text: "ok", meta: { signals: [] } } };
+    },
+  });
+  const provider = createOpenAiProvider({ baseUrl: upstream.url, model: "bench", timeoutMs: 10_000 });
+  const config = loadConfig({
+    env: {
+      SOL_PORT: "0",
+      SOL_HOST: "127.0.0.1",
+      SOL_DB_URL: "sqlite::memory:",
+      SOL_RATE_LIMIT_PER_MIN: "0",
+      SOL_MAX_CONCURRENT_PER_KEY: "0",
+      SOL_BODY_LIMIT: String(LIMIT),
+    },
+  });
+  const server = await createSolServer(config, { provider });
+  const base = await server.listen();
+  process.stdout.write(`${base}\n`);
+  process.on("SIGTERM", async () => {
+    await server.close();
+    await upstream.close();
+    process.exit(0);
+  });
 }
 
-const probes = {
-  "GET /healthz": () => fetch(`${base}/healthz`).then((r) => r.arrayBuffer()),
-  "POST /v1/chat (small)": () => post(chatBody()),
-};
+async function measure() {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--server"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [line] = await once(createInterface({ input: child.stdout }), "line");
+  const base = line.trim();
+  let n = 0;
+  const chatBody = (meta) =>
+    JSON.stringify({
+      requestId: `r${n++}`,
+      threadId: `t${n % 4}`,
+      message: "hello",
+      ...(meta ? { meta } : {}),
+    });
 
-async function probe(name, count) {
-  const samples = [];
-  for (let i = 0; i < count; i++) {
-    samples.push(await timed(probes[name]));
-    await new Promise((r) => setTimeout(r, 5));
+  // Leave room for the envelope fields under the limit.
+  const bigMeta = nested(LIMIT - 4096);
+  const bigTail = JSON.stringify({ threadId: "big", message: "hello", meta: { blob: bigMeta } }).slice(1);
+  const bigBody = () => `{"requestId":"big${n++}",${bigTail}`;
+  const bigSize = Buffer.byteLength(bigBody());
+
+  async function post(body) {
+    const res = await fetch(`${base}/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    await res.arrayBuffer();
+    return res.status;
   }
-  return samples;
-}
 
-const pct = (xs, p) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
-const fmt = (x) => x.toFixed(1).padStart(8);
+  async function timed(fn) {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  }
 
-// Warm up every path once.
-for (const fn of Object.values(probes)) await fn();
-const warm = await post(bigBody());
+  const probes = {
+    "GET /healthz": () => fetch(`${base}/healthz`).then((r) => r.arrayBuffer()),
+    "POST /v1/chat (small)": () => post(chatBody()),
+  };
 
-const rows = [];
-for (const name of Object.keys(probes)) {
-  const idle = await probe(name, PROBES);
-  const statuses = new Map();
-  let big = 0;
-  let bigMs = 0;
-  let running = true;
-  const senders = Array.from({ length: BURST }, async () => {
-    // Keeps sending while the probes run (bounded: at most ROUNDS * 8 bodies per sender).
-    for (let r = 0; running && r < ROUNDS * 8; r++) {
-      const body = bigBody();
-      const t0 = performance.now();
-      const status = await post(body);
-      bigMs += performance.now() - t0;
-      big += 1;
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  async function probe(name, count) {
+    const samples = [];
+    for (let i = 0; i < count; i++) {
+      samples.push(await timed(probes[name]));
+      await new Promise((r) => setTimeout(r, 5));
     }
-  });
-  // Let the burst start before probing.
-  await new Promise((r) => setTimeout(r, 20));
-  const loaded = await probe(name, PROBES);
-  running = false;
-  await Promise.all(senders);
-  rows.push({ name, idle, loaded, big, bigMs, statuses });
-}
+    return samples;
+  }
 
-console.log(
-  `bench:bodies  shape=${SHAPE}  body=${(bigSize / 1024).toFixed(0)} KiB  burst=${BURST} senders  warm-up status ${warm}`,
-);
-console.log(
-  "probe                     idle p50  idle p95  burst p50 burst p95 burst max  added p50 added p95",
-);
-for (const { name, idle, loaded } of rows) {
-  console.log(
-    `${name.padEnd(24)}${fmt(pct(idle, 50))}  ${fmt(pct(idle, 95))}  ${fmt(pct(loaded, 50))}  ${fmt(pct(loaded, 95))}  ${fmt(Math.max(...loaded))}  ${fmt(pct(loaded, 50) - pct(idle, 50))}  ${fmt(pct(loaded, 95) - pct(idle, 95))}`,
-  );
-}
-for (const { name, big, bigMs, statuses } of rows) {
-  const status = [...statuses].map(([s, c]) => `${s}×${c}`).join(" ");
-  console.log(
-    `burst during ${name}: ${big} large bodies, mean ${(bigMs / big).toFixed(0)} ms each under contention; statuses ${status}`,
-  );
-}
+  const pct = (xs, p) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  };
+  const fmt = (x) => x.toFixed(1).padStart(8);
 
-await server.close();
-await upstream.close();
+  // Warm up every path once.
+  for (const fn of Object.values(probes)) await fn();
+  const warm = await post(bigBody());
+
+  const rows = [];
+  for (const name of Object.keys(probes)) {
+    const idle = await probe(name, PROBES);
+    const statuses = new Map();
+    let big = 0;
+    let bigMs = 0;
+    let running = true;
+    const senders = Array.from({ length: BURST }, async () => {
+      // Keeps sending while the probes run (bounded: at most ROUNDS * 8 bodies per sender).
+      for (let r = 0; running && r < ROUNDS * 8; r++) {
+        const body = bigBody();
+        const t0 = performance.now();
+        const status = await post(body);
+        bigMs += performance.now() - t0;
+        big += 1;
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    });
+    // Let the burst start before probing.
+    await new Promise((r) => setTimeout(r, 20));
+    const loaded = await probe(name, PROBES);
+    running = false;
+    await Promise.all(senders);
+    rows.push({ name, idle, loaded, big, bigMs, statuses });
+  }
+
+  console.log(
+    `bench:bodies  shape=${SHAPE}  body=${(bigSize / 1024).toFixed(0)} KiB  burst=${BURST} senders  warm-up status ${warm}`,
+  );
+  console.log(
+    "probe                     idle p50  idle p95  burst p50 burst p95 burst max  added p50 added p95",
+  );
+  for (const { name, idle, loaded } of rows) {
+    console.log(
+      `${name.padEnd(24)}${fmt(pct(idle, 50))}  ${fmt(pct(idle, 95))}  ${fmt(pct(loaded, 50))}  ${fmt(pct(loaded, 95))}  ${fmt(Math.max(...loaded))}  ${fmt(pct(loaded, 50) - pct(idle, 50))}  ${fmt(pct(loaded, 95) - pct(idle, 95))}`,
+    );
+  }
+  for (const { name, big, bigMs, statuses } of rows) {
+    const status = [...statuses].map(([s, c]) => `${s}×${c}`).join(" ");
+    console.log(
+      `burst during ${name}: ${big} large bodies, mean ${(bigMs / big).toFixed(0)} ms each under contention; statuses ${status}`,
+    );
+  }
+
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}

@@ -1,5 +1,6 @@
 import { SolError } from "@solserver/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { createBodyGate } from "./body-gate.js";
 import {
   inspectJson,
   MAX_JSON_DEPTH,
@@ -9,6 +10,9 @@ import {
 } from "./json-inspect.js";
 
 type ParserDone = (error: Error | null, body?: unknown) => void;
+
+/** Bodies from this size on are parsed and handled one at a time (see createBodyGate). */
+const LARGE_BODY_BYTES = 64 * 1024;
 
 /**
  * JSON body parsing for every route: an empty body sent as `application/json` (many clients set the
@@ -30,22 +34,47 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
       return problem ? done(problem) : done(null, value);
     });
   };
+  const gate = createBodyGate();
+  /** Large bodies wait their turn at the gate; the gate opens again once the request is handed on. */
+  const gated =
+    (handle: (req: FastifyRequest, body: Buffer, done: ParserDone) => void) =>
+    (req: FastifyRequest, body: string | Buffer, done: ParserDone) => {
+      const buffer = typeof body === "string" ? Buffer.from(body) : body;
+      if (buffer.length < LARGE_BODY_BYTES) return handle(req, buffer, done);
+      return gate.run((release) =>
+        handle(req, buffer, (error, value) => {
+          try {
+            done(error, value);
+          } finally {
+            release();
+          }
+        }),
+      );
+    };
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
-    const text = asText(body);
-    return text === null ? done(notUtf8()) : parse(req, text, done);
-  });
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "buffer" },
+    gated((req, body, done) => {
+      const text = asText(body);
+      return text === null ? done(notUtf8()) : parse(req, text, done);
+    }),
+  );
   // Every route takes JSON. A JSON body sent with another type, or none (fetch labels a string body
   // text/plain, curl -d form-urlencoded), is read as JSON; anything else is a 400 that says so.
   app.removeContentTypeParser("text/plain");
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (req, body, done) => {
-    const text = asText(body);
-    if (text === null) return done(notUtf8());
-    if (text.trim() !== "" && !looksLikeJson(text)) {
-      return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
-    }
-    return parse(req, text, done);
-  });
+  app.addContentTypeParser(
+    "*",
+    { parseAs: "buffer" },
+    gated((req, body, done) => {
+      const text = asText(body);
+      if (text === null) return done(notUtf8());
+      if (text.trim() !== "" && !looksLikeJson(text)) {
+        return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
+      }
+      return parse(req, text, done);
+    }),
+  );
 }
 
 /**
