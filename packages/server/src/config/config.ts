@@ -122,6 +122,21 @@ export const SolConfigSchema = z
     /** How long a client may take to send a whole request (headers and body); 0 turns the limit off. */
     SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),
     SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),
+    /** Requests per API key per minute on /v1 routes (0: off), shared like SOL_RATE_LIMIT_PER_MIN. */
+    SOL_KEY_RATE_LIMIT_PER_MIN: wholeNumber(0).default(0),
+    /** Model tokens (input + output) per tenant per minute (0: off). */
+    SOL_TOKEN_BUDGET_PER_MIN: wholeNumber(0).default(0),
+    /** Requests in flight per API key (per tenant with auth off) in this process (0: off). */
+    SOL_MAX_CONCURRENT_PER_KEY: wholeNumber(0).default(16),
+    /** Where the rate limits and token budgets are counted: auto (Redis, else PostgreSQL, else memory). */
+    SOL_RATE_LIMIT_STORE: z.enum(["auto", "memory", "redis", "postgres"]).default("auto"),
+    /** Redis for the shared limits (`redis://` or `rediss://`). */
+    SOL_REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    /** Prefix of the limits' keys in Redis and of their table in PostgreSQL. */
+    SOL_RATE_LIMIT_PREFIX: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,40}$/, "lowercase letters, digits and _")
+      .default("sol_rl"),
     SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
     // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
     SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),

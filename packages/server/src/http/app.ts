@@ -16,6 +16,7 @@ import { clientErrorHandler } from "./client-errors.js";
 import { drainRequest } from "./drain-request.js";
 import { type ErrorFormat, mapErrorFor } from "./error-mapping.js";
 import { allowEmptyJsonBody } from "./json-body.js";
+import { createConcurrencyLimit, createRequestLimits, limitTurns } from "./limits/index.js";
 import { createOpenApiTransform } from "./openapi-transform.js";
 import { addRequestTelemetry, traceIdOptions } from "./request-telemetry.js";
 import { registerActionRoutes } from "./routes/actions.js";
@@ -37,7 +38,7 @@ import { registerTaskRoutes } from "./routes/tasks.js";
 import { registerThreadRoutes } from "./routes/threads.js";
 import { registerTraceRoutes } from "./routes/traces.js";
 import { trackShutdown } from "./shutdown.js";
-import { createCallerResolver, createTenantBudget } from "./tenancy.js";
+import { createCallerResolver } from "./tenancy.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -126,7 +127,24 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const drainBytes = Math.min(64 * MIB, Math.max(8 * MIB, 32 * deps.config.SOL_BODY_LIMIT));
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
-  const budget = createTenantBudget(deps.config.SOL_RATE_LIMIT_PER_MIN);
+  const limits = await createRequestLimits(
+    {
+      tenantPerMinute: deps.config.SOL_RATE_LIMIT_PER_MIN,
+      keyPerMinute: deps.config.SOL_KEY_RATE_LIMIT_PER_MIN,
+      tokensPerMinute: deps.config.SOL_TOKEN_BUDGET_PER_MIN,
+    },
+    {
+      store: deps.config.SOL_RATE_LIMIT_STORE,
+      redisUrl: deps.config.SOL_REDIS_URL,
+      dbUrl: deps.config.SOL_DB_URL,
+      prefix: deps.config.SOL_RATE_LIMIT_PREFIX,
+      // Fail open: with the shared store down, requests are counted in this process, never a 500.
+      onStoreError: () => app.log.warn("rate-limit store failed; limits counted in this process meanwhile"),
+    },
+  );
+  app.addHook("onClose", () => limits.close());
+  const concurrency = createConcurrencyLimit(deps.config.SOL_MAX_CONCURRENT_PER_KEY);
+  const routeDeps: AppDeps = { ...deps, turns: limitTurns(deps.turns, limits) };
   const resolveCaller = createCallerResolver(deps.config.SOL_API_KEYS);
   app.addHook("onRequest", async (req, reply) => {
     if (shutdown.closing) {
@@ -137,7 +155,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     const caller = resolveCaller(req.headers.authorization);
     req.tenantId = caller.tenantId;
     req.apiKey = caller.apiKey;
-    budget.take(req.tenantId);
+    // Released when the response ends or the client goes away, streamed answers included.
+    const release = concurrency.acquire(caller.apiKey ?? `tenant:${caller.tenantId}`);
+    reply.raw.once("close", release);
+    try {
+      await limits.takeRequest(req.tenantId, req.apiKey);
+    } catch (error) {
+      release();
+      throw error;
+    }
   });
 
   app.setErrorHandler(async (error, req, reply) => {
@@ -177,25 +203,25 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }),
   });
 
-  registerHealthRoutes(app, deps);
+  registerHealthRoutes(app, routeDeps);
   registerMetricsRoutes(app, deps.metrics);
-  registerChatRoutes(app, deps);
-  registerMementoRoutes(app, deps);
-  registerThreadRoutes(app, deps);
-  registerMemoryRoutes(app, deps);
-  registerPinnedContextRoutes(app, deps);
-  registerDriverBlockRoutes(app, deps);
-  registerTraceRoutes(app, deps);
-  registerActionRoutes(app, deps);
-  registerReminderRoutes(app, deps);
-  registerCalendarRoutes(app, deps);
-  registerCheckpointRoutes(app, deps);
-  registerOpenAiChatRoutes(app, deps);
-  registerOpenAiModelRoutes(app, deps);
-  registerOpenAiResponsesRoutes(app, deps);
-  registerAgencyRoutes(app, deps, deps.agency);
-  registerTaskRoutes(app, deps.agency);
-  for (const plugin of options.plugins ?? []) plugin(app, deps);
+  registerChatRoutes(app, routeDeps);
+  registerMementoRoutes(app, routeDeps);
+  registerThreadRoutes(app, routeDeps);
+  registerMemoryRoutes(app, routeDeps);
+  registerPinnedContextRoutes(app, routeDeps);
+  registerDriverBlockRoutes(app, routeDeps);
+  registerTraceRoutes(app, routeDeps);
+  registerActionRoutes(app, routeDeps);
+  registerReminderRoutes(app, routeDeps);
+  registerCalendarRoutes(app, routeDeps);
+  registerCheckpointRoutes(app, routeDeps);
+  registerOpenAiChatRoutes(app, routeDeps);
+  registerOpenAiModelRoutes(app, routeDeps);
+  registerOpenAiResponsesRoutes(app, routeDeps);
+  registerAgencyRoutes(app, routeDeps, routeDeps.agency);
+  registerTaskRoutes(app, routeDeps.agency);
+  for (const plugin of options.plugins ?? []) plugin(app, routeDeps);
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 

@@ -11,9 +11,15 @@ export {
   type OpenAiErrorBody,
 } from "./error-mapping.js";
 export {
+  type ConcurrencyLimit,
+  createConcurrencyLimit,
+  createRequestLimits,
+  type RequestLimitOptions,
+  type RequestLimits,
+} from "./limits/index.js";
+export {
   type Caller,
   type CallerResolver,
   createCallerResolver,
-  createTenantBudget,
   DEFAULT_TENANT,
 } from "./tenancy.js";

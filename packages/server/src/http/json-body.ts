@@ -1,18 +1,18 @@
 import { SolError } from "@solserver/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { createBodyGate } from "./body-gate.js";
+import {
+  inspectJson,
+  MAX_JSON_DEPTH,
+  mayHoldUnstorableText,
+  nestedDeeperThan,
+  tooDeep,
+} from "./json-inspect.js";
 
 type ParserDone = (error: Error | null, body?: unknown) => void;
 
-/** Deepest nesting a JSON body may have; deeper bodies would overflow recursive hashing and validation. */
-export const MAX_JSON_DEPTH = 128;
-
-// Lone surrogates: with the u flag a well-formed pair is one code point and does not match.
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** Text no store keeps faithfully: PostgreSQL refuses NUL; UTF-8 replaces lone surrogates. */
-function unstorableText(text: string): boolean {
-  return text.includes("\u0000") || LONE_SURROGATE.test(text);
-}
+/** Bodies from this size on are parsed and handled one at a time (see createBodyGate). */
+const LARGE_BODY_BYTES = 64 * 1024;
 
 /**
  * JSON body parsing for every route: an empty body sent as `application/json` (many clients set the
@@ -25,28 +25,56 @@ export function allowEmptyJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   const parse = (req: FastifyRequest, text: string, done: ParserDone) => {
     if (text.trim() === "") return done(null, undefined);
+    // Both checks are linear scans of the text; the tree is walked only when an escape may hide
+    // unstorable text, so a large body costs about what JSON.parse does (issue 24).
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep());
     return parseJson(req, text, (error, value) => {
       if (error) return done(jsonError(text));
-      const problem = inspectJson(value);
+      const problem = mayHoldUnstorableText(text) ? inspectJson(value) : null;
       return problem ? done(problem) : done(null, value);
     });
   };
+  const gate = createBodyGate();
+  /** Large bodies wait their turn at the gate; the gate opens again once the request is handed on. */
+  const gated =
+    (handle: (req: FastifyRequest, body: Buffer, done: ParserDone) => void) =>
+    (req: FastifyRequest, body: string | Buffer, done: ParserDone) => {
+      const buffer = typeof body === "string" ? Buffer.from(body) : body;
+      if (buffer.length < LARGE_BODY_BYTES) return handle(req, buffer, done);
+      return gate.run((release) =>
+        handle(req, buffer, (error, value) => {
+          try {
+            done(error, value);
+          } finally {
+            release();
+          }
+        }),
+      );
+    };
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
-    const text = asText(body);
-    return text === null ? done(notUtf8()) : parse(req, text, done);
-  });
+  app.addContentTypeParser(
+    "application/json",
+    { parseAs: "buffer" },
+    gated((req, body, done) => {
+      const text = asText(body);
+      return text === null ? done(notUtf8()) : parse(req, text, done);
+    }),
+  );
   // Every route takes JSON. A JSON body sent with another type, or none (fetch labels a string body
   // text/plain, curl -d form-urlencoded), is read as JSON; anything else is a 400 that says so.
   app.removeContentTypeParser("text/plain");
-  app.addContentTypeParser("*", { parseAs: "buffer" }, (req, body, done) => {
-    const text = asText(body);
-    if (text === null) return done(notUtf8());
-    if (text.trim() !== "" && !looksLikeJson(text)) {
-      return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
-    }
-    return parse(req, text, done);
-  });
+  app.addContentTypeParser(
+    "*",
+    { parseAs: "buffer" },
+    gated((req, body, done) => {
+      const text = asText(body);
+      if (text === null) return done(notUtf8());
+      if (text.trim() !== "" && !looksLikeJson(text)) {
+        return done(new SolError("invalid_input", "The body must be JSON; send it as application/json."));
+      }
+      return parse(req, text, done);
+    }),
+  );
 }
 
 /**
@@ -87,50 +115,4 @@ function notUtf8(): SolError {
 function looksLikeJson(text: string): boolean {
   const first = text.trimStart()[0];
   return first === "{" || first === "[";
-}
-
-/** Most fields one refusal names; a hostile body could otherwise make the error as large as itself. */
-const MAX_UNSTORABLE_FIELDS = 50;
-
-/**
- * Why a parsed body is refused (too deep, or each field holding unstorable text, in document order),
- * found without recursion so hostile input cannot overflow.
- */
-export function inspectJson(value: unknown): SolError | null {
-  const bad: string[] = [];
-  const stack: [unknown, string[]][] = [[value, []]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [node, path] = item;
-    if (typeof node === "string") {
-      if (unstorableText(node)) addField(bad, path);
-      continue;
-    }
-    if (node === null || typeof node !== "object") continue;
-    if (path.length >= MAX_JSON_DEPTH) {
-      return new SolError(
-        "invalid_input",
-        `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`,
-      );
-    }
-    const entries = Object.entries(node);
-    if (entries.some(([key]) => unstorableText(key))) addField(bad, path);
-    // Pushed last to first, so they are visited (and named) in document order.
-    for (let i = entries.length - 1; i >= 0; i -= 1) {
-      const [key, child] = entries[i] as [string, unknown];
-      stack.push([child, [...path, key]]);
-    }
-  }
-  return bad.length > 0 ? unstorable(bad) : null;
-}
-
-function addField(bad: string[], path: readonly string[]): void {
-  const where = path.length > 0 ? path.join(".") : "body";
-  if (bad.length < MAX_UNSTORABLE_FIELDS && !bad.includes(where)) bad.push(where);
-}
-
-/** api.md §2: a 400's details name each bad field. */
-function unstorable(fields: readonly string[]): SolError {
-  return new SolError("invalid_input", `Invalid request: check ${fields.join(", ")}.`, {
-    details: fields.map((path) => ({ path, message: "contains a NUL character or an unpaired surrogate" })),
-  });
 }

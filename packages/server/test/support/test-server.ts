@@ -57,6 +57,7 @@ export async function startTestServer(options: {
       SOL_HOST: "127.0.0.1",
       SOL_DB_URL: db.url,
       SOL_RATE_LIMIT_PER_MIN: "0",
+      SOL_MAX_CONCURRENT_PER_KEY: "0",
       ...options.env,
     },
   });
