@@ -231,7 +231,7 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
     // Evidence is taken before teardown, so tasks aborted by shutdown do not count as closures.
     const tasks = await allTasks();
     const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
-    for (const { line } of agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
+    for (const { line } of await agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
     evidence = {
       mode: options.mode,
       counters,
