@@ -3,7 +3,8 @@
 // simulated world or a real local Minecraft server, then the eight acceptance criteria.
 // Imports the BUILT packages (run through `npm run soak`, which builds first).
 //   npm run soak -- --minutes N [--world sim|minecraft] [--mode survival|creative] [--time-scale K]
-//                   [--seed S] [--tick-every MS] [--thought-every N] [--log-dir DIR] [--db URL] [--quiet]
+//                   [--seed S] [--tick-every MS] [--thought-every N] [--thoughts scripted|generator]
+//                   [--log-dir DIR] [--db URL] [--quiet]
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 

@@ -1,11 +1,22 @@
 // The public surface: what api.md §5 names and what the other packages import. Everything else
 // in core is internal; core's own tests reach it by relative path.
 export { normalizeModelAffect } from "./affect/index.js";
-export type { ConversionDecision, RecordingState, RecordOutcome } from "./agency/index.js";
+export type {
+  AgencyCounterName,
+  AgencyCounterSteps,
+  ConversionDecision,
+  InternalThoughtPrompt,
+  RecordingState,
+  RecordOutcome,
+  SanitizedOutput,
+  SituationBands,
+} from "./agency/index.js";
 export {
   AGENCY_COUNTER_NAMES,
   AgencyCounters,
   applyMetadataPatch,
+  assertAgencyCounterSteps,
+  buildInternalThoughtPrompt,
   buildNewTask,
   canonicalGoalKey,
   convertThoughtToTask,
@@ -13,6 +24,7 @@ export {
   countLogs,
   countRecording,
   createAgencyCounters,
+  createLlmThought,
   createRecordingState,
   createThoughtFromRequest,
   DEFAULT_THOUGHT_HISTORY_LIMIT,
@@ -26,6 +38,7 @@ export {
   formatAgencyCountersLine,
   hasSimilarRecent,
   incrementAgencyCounter,
+  LOW_NOVELTY_BROADCAST_EVERY,
   PROPAGATED_META_KEYS,
   projectIncomingMetadata,
   REBUILT_META_KEYS,
@@ -34,6 +47,8 @@ export {
   STUCK_TIMEOUT_MS,
   sanitizeLLMOutput,
   selectDrive,
+  situationBands,
+  situationSignature,
   strictFinalizeWarning,
   stripTrailingGarbage,
   Task,
@@ -218,6 +233,7 @@ export type {
   ActionSource,
   ActionStore,
   AddTaskOptions,
+  AgencyStateStore,
   AgencyStore,
   CalendarEventRecord,
   CalendarStore,
@@ -297,6 +313,7 @@ export type {
 } from "./ports/index.js";
 export {
   createInMemoryActionStore,
+  createInMemoryAgencyStateStore,
   createInMemoryAgencyStore,
   createInMemoryCalendarStore,
   createInMemoryCheckpointSessionStore,

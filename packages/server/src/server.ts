@@ -332,10 +332,20 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     ids: randomIds,
     production: config.production,
     dedupWindowMs: config.SOL_AGENCY_DEDUP_WINDOW_MS,
+    signatureWindowMs: config.SOL_AGENCY_SIGNATURE_WINDOW_MS,
+    provider,
     traces: store.traces,
   });
-  // Auth off means one tenant: log its counters from the start, zeros included.
-  if (!config.SOL_API_KEYS?.size) agency.counters("default");
+  // Auth off means one tenant: log its counters from the start, zeros included (a stored session
+  // goes on: its start is when its counters were created or last reset).
+  if (!config.SOL_API_KEYS?.size) {
+    try {
+      await agency.counters("default");
+    } catch (error) {
+      if (!options.store) await store.close().catch(() => {});
+      throw error;
+    }
+  }
   const counterLog: CounterLog = startCounterLog(agency, {
     log: options.agencyLog ?? (logsInfo(config.SOL_LOG_LEVEL) ? defaultAgencyLog : () => {}),
     ...(options.agencyTimers === undefined ? {} : { timers: options.agencyTimers }),

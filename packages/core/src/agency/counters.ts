@@ -33,6 +33,24 @@ export const AGENCY_COUNTER_NAMES = [
   "lowNoveltyBroadcast",
 ] as const satisfies readonly AgencyCounterName[];
 
+/** Steps to add to some counters at once; absent names are left as they are. */
+export type AgencyCounterSteps = Partial<Record<AgencyCounterName, number>>;
+
+/**
+ * Refuses steps a store must not apply: an unknown counter name, or a step that is not a
+ * non-negative safe integer (counters only grow). Throws SolError `invalid_input`.
+ */
+export function assertAgencyCounterSteps(steps: AgencyCounterSteps): void {
+  for (const [name, step] of Object.entries(steps)) {
+    if (!(AGENCY_COUNTER_NAMES as readonly string[]).includes(name)) {
+      throw new SolError("invalid_input", `unknown agency counter ${name}`);
+    }
+    if (!Number.isSafeInteger(step) || (step as number) < 0) {
+      throw new SolError("invalid_input", `counter step must be a non-negative integer, got ${step}`);
+    }
+  }
+}
+
 /** Fresh counters, all zero, session started at `nowMs`. */
 export function createAgencyCounters(nowMs: number): AgencyCounters {
   return {

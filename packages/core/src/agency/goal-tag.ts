@@ -77,6 +77,36 @@ function cleanTargetWord(token: string): string {
   return hasAlnum ? out : "";
 }
 
+const LETTER_DIGIT_UNDERSCORE = /[\p{L}\p{N}_]/u;
+
+function isDigit(ch: string | undefined): boolean {
+  return ch !== undefined && ch >= "0" && ch <= "9";
+}
+
+/**
+ * Reads the amount a model writes right after a tag's `]` (`[GOAL: collect oak_log] 5`, also `5x`):
+ * horizontal spaces, 1-6 digits, an optional `x`, then no letter or digit. Returns the amount and
+ * where the number ends in `text`, or null when no valid amount follows `close`.
+ */
+function trailingAmountAfter(text: string, close: number): { amount: number; end: number } | null {
+  let k = close + 1;
+  while (k < text.length && isHorizontalSpace(text[k])) k++;
+  const start = k;
+  while (k - start <= 6 && isDigit(text[k])) k++;
+  const amount = parseAmount(text.slice(start, k));
+  if (amount === null) return null;
+  if (text[k] === "x" || text[k] === "X") k++;
+  // "5th", "5kg" or "5.5" are no count: the number is left to the text.
+  const next = text[k];
+  if (
+    next !== undefined &&
+    (LETTER_DIGIT_UNDERSCORE.test(next) || (".,".includes(next) && isDigit(text[k + 1])))
+  ) {
+    return null;
+  }
+  return { amount, end: k };
+}
+
 function parseAmount(digits: string): number | null {
   if (!DIGITS.test(digits)) return null;
   const value = Number.parseInt(digits, 10);
@@ -154,7 +184,8 @@ function unclosedReason(text: string, innerStart: number): GoalTagFailReason {
  * backtracking). A tag is `[GOAL:` (any case), then at most GOAL_TAG_MAX_INNER characters without
  * `[`, `]` or a line break, then `]`. The text changes only by cutting out that tag, with the spaces
  * around it (one space is kept between words), and only when it parses to a canonical action: then
- * it is `goal`. Otherwise `goal` is null, `failReason` says why (fail-closed) and the text is
+ * it is `goal`; an amount written right after the `]` (`[GOAL: collect oak_log] 5`) is the tag's
+ * amount when the tag has none, and is cut out with it. Otherwise `goal` is null, `failReason` says why (fail-closed) and the text is
  * returned unchanged. Later tags are counted in `tagCount` and left in the text.
  */
 export function extractGoalTag(text: string): GoalTagExtraction {
@@ -225,6 +256,13 @@ export function extractGoalTag(text: string): GoalTagExtraction {
           const parsed = parseGoalInner(stripInlineIntent(raw.slice(6, -1)));
           if (parsed.ok) {
             goal = { version: 1, ...parsed.goal, raw };
+            // A number right after `]` belongs to the tag and goes with it; one inside the tag
+            // wins (the model wrote it where the syntax asks for it).
+            const trailing = trailingAmountAfter(text, i);
+            if (trailing !== null) {
+              if (goal.amount === undefined) goal = { ...goal, amount: trailing.amount };
+              i = trailing.end - 1;
+            }
             out.truncate(openerPos);
             out.trimEndHorizontal();
             afterTag = true;

@@ -1,10 +1,11 @@
 export type { Allowlist } from "./allowlist.js";
 export type { ConvertEligibleInput } from "./convert-eligible.js";
 export { acceptConvertEligibleFromBody, deriveConvertEligible, ThoughtEmitter } from "./convert-eligible.js";
-export type { AgencyCounterName } from "./counters.js";
+export type { AgencyCounterName, AgencyCounterSteps } from "./counters.js";
 export {
   AGENCY_COUNTER_NAMES,
   AgencyCounters,
+  assertAgencyCounterSteps,
   countLlmOutput,
   countRecording,
   createAgencyCounters,
@@ -77,6 +78,14 @@ export {
 } from "./recording.js";
 export type { SanitizedOutput, SanitizeFlags } from "./sanitizer.js";
 export { SANITIZE_MAX_PASSES, sanitizeLLMOutput } from "./sanitizer.js";
+export type {
+  HostileBand,
+  SituationBands,
+  StockBand,
+  TimeBand,
+  VitalBand,
+} from "./situation.js";
+export { situationBands, situationSignature, stockBand, timeBand, vitalBand } from "./situation.js";
 export { OPEN_TASK_STATUSES, Task, TaskMetadata, TaskOrigin, TaskParameters, TaskStatus } from "./task.js";
 export type { BuildTaskOptions, OriginInput } from "./task-factory.js";
 export {
@@ -118,6 +127,8 @@ export {
 export { ClientMetadata, Novelty, THOUGHT_TEXT_MAX, Thought, ThoughtMetadata } from "./thought.js";
 export type { LlmThoughtOptions, RequestThoughtOptions } from "./thought-builders.js";
 export { createLlmThought, createThoughtFromRequest, ThoughtRequestBody } from "./thought-builders.js";
+export type { InternalThoughtPrompt } from "./thought-prompt.js";
+export { buildInternalThoughtPrompt, PROMPT_INVENTORY_MAX_ITEMS } from "./thought-prompt.js";
 export type { ConversionDecision, ConversionDecisionKind, ConvertOptions } from "./thought-to-task.js";
 export {
   ACTION_TO_TASK_TYPE,

@@ -1,7 +1,7 @@
 import { lineStartBefore } from "../text/chars.js";
 
 /** A trailing fragment of at most this many words after the last sentence counts as cut off. */
-export const FRAGMENT_MAX_WORDS = 3;
+export const FRAGMENT_MAX_WORDS = 4;
 
 const JUNK = new Set([..." \t\n\r\f\v,;:-\u2013\u2014*#|<>~_/\\=+`^[({", "\u00a0"]);
 const ENDERS = ".!?\u2026";
@@ -44,32 +44,37 @@ function trimNumberAfterSentence(text: string, end: number): number {
   return w;
 }
 
-// Words a sentence cannot end on: a fragment ending on one was cut off mid-sentence ("Then I",
-// "and the", "going to"). A short closing sentence without its full stop ("I am curious", "Need 8
-// more") ends on a content word and is kept: it is what the model meant to say.
-const CUT_OFF_ENDINGS = new Set(
-  (
-    "a an the and or but nor so then to of in on at for with from by into onto as if because than " +
-    "while when where i we you he she they my your our their its is are was were am be been will " +
-    "would should can could must shall may might have has had do does did not very"
-  ).split(" "),
-);
+// Short words that end in a full stop without ending a sentence ("Mr. Smith", "e.g. wood").
+const ABBREVIATIONS = new Set("mr mrs ms dr st vs etc e.g i.e approx".split(" "));
 
-/** The last word of text[..end) (letters, digits, apostrophes), lowercased. */
-function lastWord(text: string, end: number): string {
-  let s = end;
-  while (s > 0 && (LETTER_OR_DIGIT.test(text[s - 1] as string) || text[s - 1] === "'")) s--;
-  return text.slice(s, end).toLowerCase();
+/** The word before position `at` (letters, digits, dots), lowercased, without its trailing dots. */
+function wordBefore(text: string, at: number, lineStart: number): string {
+  let s = at;
+  while (s > lineStart && (LETTER_OR_DIGIT.test(text[s - 1] as string) || text[s - 1] === ".")) s--;
+  return text.slice(s, at).toLowerCase().replace(/\.+$/, "");
 }
 
 /**
- * Drops a short unfinished fragment after the last sentence of the last line ("... wood. Then I"):
- * one that ends on a word no sentence ends on.
+ * True when the run of enders ending at `k` (exclusive) closes a sentence: not a list marker
+ * ("2."), not an abbreviation ("Mr.", "e.g.").
+ */
+function closesSentence(text: string, k: number, lineStart: number): boolean {
+  let r = k - 1;
+  while (r > lineStart && ENDERS.includes(text[r - 1] as string)) r--;
+  const beforeRun = text[r - 1];
+  if (r <= lineStart || beforeRun === undefined || (beforeRun >= "0" && beforeRun <= "9")) return false;
+  return text[k - 1] !== "." || !ABBREVIATIONS.has(wordBefore(text, r, lineStart));
+}
+
+/**
+ * Drops a fragment of 1..FRAGMENT_MAX_WORDS words with no end punctuation after the last sentence
+ * of the last line ("I will mine. then go"). The origin project's rule: a model cut off at its
+ * token limit leaves such a tail. A line with no sentence end is kept whole, and so is a longer
+ * tail (it is more likely a sentence the model meant without its full stop).
  */
 function trimFragment(text: string, end: number): number {
   const last = text[end - 1];
   if (last === undefined || !LETTER_OR_DIGIT.test(last)) return end;
-  if (!CUT_OFF_ENDINGS.has(lastWord(text, end))) return end;
   const lineStart = lineStartBefore(text, end);
   let words = 0;
   let inWord = false;
@@ -77,16 +82,8 @@ function trimFragment(text: string, end: number): number {
     const ch = text[k] as string;
     if (isSpace(ch)) {
       inWord = false;
-      // An ender right before this space closes the previous sentence, unless it follows a digit
-      // (a list marker such as "2.").
-      const prev = text[k - 1] as string;
-      if (ENDERS.includes(prev)) {
-        let r = k - 1;
-        while (r > lineStart && ENDERS.includes(text[r - 1] as string)) r--;
-        const beforeRun = text[r - 1];
-        if (r > lineStart && beforeRun !== undefined && !(beforeRun >= "0" && beforeRun <= "9")) {
-          return words >= 1 && words <= FRAGMENT_MAX_WORDS ? k : end;
-        }
+      if (ENDERS.includes(text[k - 1] as string) && closesSentence(text, k, lineStart)) {
+        return words >= 1 ? k : end;
       }
     } else if (!inWord) {
       inWord = true;
@@ -99,9 +96,8 @@ function trimFragment(text: string, end: number): number {
 
 /**
  * Removes what a model leaves behind at the end of a reply: chat-template control tokens such as
- * `<|endoftext|>`, dangling symbols, a bare number after
- * the last sentence, and a fragment of up to FRAGMENT_MAX_WORDS words cut off mid-sentence (ending on
- * a word no sentence ends on, such as "the" or "I").
+ * `<|endoftext|>`, dangling symbols, a bare number after the last sentence, and a fragment of up to
+ * FRAGMENT_MAX_WORDS words without end punctuation after the last sentence ("I will mine. then go").
  */
 export function stripTrailingGarbage(text: string): string {
   let end = text.length;

@@ -10,6 +10,7 @@ export type {
   StoredAction,
   StoredActionExpectation,
 } from "./action-store.js";
+export type { AgencyStateStore } from "./agency-state-store.js";
 export type { AgencyStore } from "./agency-store.js";
 export type { CalendarEventRecord, CalendarStore } from "./calendar-store.js";
 export type {
@@ -33,6 +34,7 @@ export type {
 export type { EmbeddingProvider } from "./embedding-provider.js";
 export {
   createInMemoryActionStore,
+  createInMemoryAgencyStateStore,
   createInMemoryAgencyStore,
   createInMemoryCalendarStore,
   createInMemoryCheckpointSessionStore,

@@ -1,3 +1,4 @@
+import type { SituationBands } from "../agency/situation.js";
 import type { ThreadMementoShape } from "../contracts/memento.js";
 
 export type LlmRole = "system" | "user" | "assistant";
@@ -13,8 +14,11 @@ export interface LlmMessage {
   readonly providerMessage?: Readonly<Record<string, unknown>>;
 }
 
-/** Why a call is made; `usage.modelCalls` counts every one of them. */
-export type LlmCallPurpose = "selector" | "main" | "regeneration";
+/**
+ * Why a call is made; `usage.modelCalls` counts every turn call (selector, main, regeneration).
+ * `thought` is the agency's thought generator (`POST /v1/agency/think`), outside any turn.
+ */
+export type LlmCallPurpose = "selector" | "main" | "regeneration" | "thought";
 
 /** Minimal abort signal shape so core stays free of DOM and Node types. */
 export interface AbortSignalLike {
@@ -42,6 +46,8 @@ export interface LlmRequestHints {
   readonly timeZone?: string;
   /** The reply is the client's JSON document (`responseFormat`, facade structured output), not the envelope. */
   readonly clientDocument?: boolean;
+  /** The bot's banded situation of a `thought` call (the offline provider's thought is read from it). */
+  readonly situation?: SituationBands;
 }
 
 /**

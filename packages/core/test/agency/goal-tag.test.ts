@@ -239,3 +239,44 @@ describe("canonicalGoalKey", () => {
     );
   });
 });
+
+describe("extractGoalTag: an amount right after the tag (origin rule)", () => {
+  it("takes a number after `]` as the amount and removes it from the text", () => {
+    const r = extractGoalTag("I need logs. [GOAL: gather oak_log] 5");
+    expect(r.text).toBe("I need logs.");
+    expect(r.goal).toMatchObject({ action: "collect", target: "oak_log", amount: 5 });
+    expect(r.goal?.raw).toBe("[GOAL: gather oak_log]");
+  });
+
+  it("keeps the sentence that follows the number", () => {
+    const r = extractGoalTag("[GOAL: collect oak_log]  8 Then I craft.");
+    expect(r.text).toBe("Then I craft.");
+    expect(r.goal?.amount).toBe(8);
+    expect(extractGoalTag("[GOAL: collect oak_log] 3x now").text).toBe("now");
+    expect(extractGoalTag("[GOAL: collect oak_log] 3x now").goal?.amount).toBe(3);
+  });
+
+  it("lets a number inside the tag win, and still removes the one after it", () => {
+    const r = extractGoalTag("[GOAL: collect oak_log 3] 5 more.");
+    expect(r.goal?.amount).toBe(3);
+    expect(r.text).toBe("more.");
+  });
+
+  it.each([
+    ["[GOAL: collect oak_log] 5th time", "5th time"],
+    ["[GOAL: collect oak_log] 2.5 stacks", "2.5 stacks"],
+    ["[GOAL: collect oak_log] 0 left", "0 left"],
+    ["[GOAL: collect oak_log] 99999", "99999"],
+    ["[GOAL: collect oak_log]\n5", "\n5"],
+  ])("%j: no amount, the text after the tag stays", (input, rest) => {
+    const r = extractGoalTag(input);
+    expect(r.goal).not.toBeNull();
+    expect(r.goal && "amount" in r.goal).toBe(false);
+    expect(r.text).toBe(rest);
+  });
+
+  it("leaves the number when the tag does not parse", () => {
+    const r = extractGoalTag("[GOAL: dance floor] 5");
+    expect(r).toMatchObject({ goal: null, failReason: "unknown_action", text: "[GOAL: dance floor] 5" });
+  });
+});

@@ -216,3 +216,12 @@ describe("sanitizeLLMOutput", () => {
     }
   });
 });
+
+describe("sanitizeLLMOutput: the two origin details together", () => {
+  it("reads the trailing amount and drops a short unfinished tail", () => {
+    const r = sanitizeLLMOutput("I will mine. [GOAL: mine stone] 4 then go");
+    expect(r.goal).toMatchObject({ action: "mine", target: "stone", amount: 4 });
+    expect(r.text).toBe("I will mine.");
+    expect(r.flags.stripTrailingGarbage).toBe(true);
+  });
+});

@@ -123,10 +123,21 @@ describe("stripTrailingGarbage", () => {
     ["I found wood. Walk to the", "I found wood."],
     ["I found wood. I will walk over to the", "I found wood. I will walk over to the"],
     ["Wood is low. Need to", "Wood is low."],
-    // A closing sentence without its full stop is content, not a cut-off fragment.
-    ["I should explore. I am curious", "I should explore. I am curious"],
-    ["Wood is low. Need 8 more", "Wood is low. Need 8 more"],
-    ["Night is near. Build shelter", "Night is near. Build shelter"],
+    // Up to four words without end punctuation after the last sentence: a cut-off tail (origin rule).
+    ["I will mine. then go", "I will mine."],
+    ["I should explore. I am curious", "I should explore."],
+    ["Wood is low. Need 8 more", "Wood is low."],
+    ["Night is near! Build a shelter now", "Night is near!"],
+    ["Is it night? maybe", "Is it night?"],
+    // Five words are a sentence missing its full stop; a text with no sentence end is kept whole.
+    ["Wood is low. I will get some more", "Wood is low. I will get some more"],
+    ["I will mine then go", "I will mine then go"],
+    ["Night is near. Build shelter.", "Night is near. Build shelter."],
+    // An abbreviation or a list number is no sentence end.
+    ["I could use wood, e.g. oak logs", "I could use wood, e.g. oak logs"],
+    ["I will follow Mr. Steve", "I will follow Mr. Steve"],
+    // Only the last line is looked at: lines are structure (Contract B).
+    ["I see wood.\nthen go", "I see wood.\nthen go"],
     ["I need wood, -- *", "I need wood"],
     ["I need 8", "I need 8"],
     ["Plan:\n1. get wood\n2. craft table", "Plan:\n1. get wood\n2. craft table"],

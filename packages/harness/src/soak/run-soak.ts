@@ -133,6 +133,30 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
     return tasks;
   };
 
+  /** One model thought: a scripted text relayed, or the server's generator asked about `snapshot`. */
+  const feedThought = async (snapshot: World, index: number) => {
+    if (options.thoughts === "generator") {
+      const thinking = await call("POST", "/v1/agency/think", { world: snapshot });
+      const thought = thinking.thought as { id: string; novelty: string; convertEligible?: boolean };
+      const decision = (thinking.decision as { decision: string }).decision;
+      const how = thinking.called === true ? "called" : `not called (${String(thinking.reason)})`;
+      return {
+        thoughtId: thought.id,
+        eligible: thought.convertEligible === true,
+        line: `think ${how}: thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
+      };
+    }
+    const scripted = scriptedModelOutput(index);
+    const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
+    const thought = fed.thought as { id: string; novelty: string };
+    const decision = (fed.decision as { decision: string }).decision;
+    return {
+      thoughtId: thought.id,
+      eligible: scripted.convertEligible === true,
+      line: `thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
+    };
+  };
+
   const stall = ignoreFirstTaskWhere((t) => t.metadata.extractedGoalSource === "drive-tick");
   // What the executor's polls listed: a pending task never listed points at the executor (§7.3).
   const seenByExecutor = new Set<string>();
@@ -199,14 +223,9 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
             : String(tick.reason);
         if (tick.fired === true) for (const gameMode of refusedProbes) probes.effective[gameMode] += 1;
         if (options.thoughtEvery > 0 && i % options.thoughtEvery === 0) {
-          const scripted = scriptedModelOutput(thoughtsFed++);
-          const fed = await call("POST", "/v1/thoughts", { ...scripted, source: "llm" });
-          const decision = (fed.decision as { decision: string }).decision;
-          const thought = fed.thought as { id: string; novelty: string };
-          if (scripted.convertEligible === true) sentEligible.add(thought.id);
-          log(
-            `[world ${worldClockLabel(world.clock.now(), worldStartMs)}] thought ${thought.id} novelty=${thought.novelty} -> ${decision}`,
-          );
+          const fed = await feedThought(snapshot, thoughtsFed++);
+          if (fed.eligible) sentEligible.add(fed.thoughtId);
+          log(`[world ${worldClockLabel(world.clock.now(), worldStartMs)}] ${fed.line}`);
         }
         const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
         counterSamples.push(counters);
@@ -231,9 +250,11 @@ export async function runSoak(input: SoakOptionsInput, deps: RunSoakDeps = {}): 
     // Evidence is taken before teardown, so tasks aborted by shutdown do not count as closures.
     const tasks = await allTasks();
     const counters = (await call("GET", "/v1/agency/counters")) as unknown as AgencyCounters;
-    for (const { line } of agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
+    for (const { line } of await agency.counterLines()) say(`[wall ${wallLabel()}] ${line}`);
     evidence = {
       mode: options.mode,
+      thoughtSource: options.thoughts,
+      model: `${server.provider.name}/${server.provider.model}`,
       counters,
       counterSamples,
       tasks,

@@ -11,6 +11,10 @@ import {
 /** Everything the eight acceptance criteria (agency contract §7.2) are judged on. */
 export interface SoakEvidence {
   readonly mode: "survival" | "creative";
+  /** Where the model thoughts came from (default scripted). */
+  readonly thoughtSource?: string;
+  /** Model behind the generator's thoughts, as the provider names itself (generator runs). */
+  readonly model?: string;
   readonly counters: AgencyCounters;
   /** Counters sampled during the run, in order (monotonicity). */
   readonly counterSamples: readonly AgencyCounters[];
@@ -203,7 +207,9 @@ function compliance(e: SoakEvidence): CriterionResult {
     status: pass(intentExtractions > 0),
     detail:
       `intentExtractions=${intentExtractions} of llmCalls=${llmCalls}` +
-      " (relayed scripted model outputs; no language model in the loop)",
+      (e.thoughtSource === "generator"
+        ? ` (thought generator on ${e.model ?? "the configured provider"})`
+        : " (relayed scripted model outputs; no language model in the loop)"),
   };
 }
 

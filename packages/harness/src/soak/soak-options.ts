@@ -17,8 +17,14 @@ export const SoakOptions = z
     seed: z.number().int().default(1),
     /** Wall ms between drive-tick calls; default: a world minute (sim, 100..5000 ms) or 5 s (Minecraft). */
     tickEveryMs: z.number().int().min(10).max(60_000).optional(),
-    /** A scripted model thought is fed through POST /v1/thoughts every N ticks (0: never). */
+    /** A model thought is fed every N ticks (0: never). */
     thoughtEvery: z.number().int().min(0).max(1000).default(3),
+    /**
+     * Where those thoughts come from: `scripted` relays fixed model-style texts through POST
+     * /v1/thoughts; `generator` asks the server's thought generator (POST /v1/agency/think) about
+     * the world snapshot, with the server's configured provider (offline unless SOL_LLM says otherwise).
+     */
+    thoughts: z.enum(["scripted", "generator"]).default("scripted"),
     /** Where `soak-<timestamp>.log` goes. */
     logDir: z.string().min(1).default("artifacts/soak"),
     dbUrl: z.string().min(1).default("sqlite::memory:"),
@@ -47,6 +53,7 @@ export function parseSoakArgs(argv: readonly string[]): Result<SoakOptions> {
         seed: { type: "string" },
         "tick-every": { type: "string" },
         "thought-every": { type: "string" },
+        thoughts: { type: "string" },
         "log-dir": { type: "string" },
         db: { type: "string" },
         quiet: { type: "boolean" },
@@ -66,6 +73,7 @@ export function parseSoakArgs(argv: readonly string[]): Result<SoakOptions> {
     seed: num("seed"),
     tickEveryMs: num("tick-every"),
     thoughtEvery: num("thought-every"),
+    thoughts: values.thoughts,
     logDir: values["log-dir"],
     dbUrl: values.db,
     quiet: values.quiet,

@@ -62,7 +62,40 @@ describe("agency soak on the simulator", () => {
     expect(report.passed).toBe(true);
   }, 60_000);
 
+  it("runs on the thought generator instead of the scripted feed and still passes", async () => {
+    const report = await runSoak(
+      {
+        minutes: 0.25,
+        world: "sim",
+        mode: "survival",
+        timeScale: 240,
+        thoughts: "generator",
+        thoughtEvery: 1,
+        logDir,
+        quiet: true,
+      },
+      { out: () => {} },
+    );
+    const byId = new Map(report.results.map((r) => [r.id, r]));
+    for (const id of [1, 2, 3, 4, 5, 6, 7, 8])
+      expect(byId.get(id)?.status, byId.get(id)?.detail).toBe("PASS");
+    expect(report.passed).toBe(true);
+    // The generator asked the (offline) model, and repeated situations were suppressed.
+    expect(report.counters.llmCalls).toBeGreaterThan(0);
+    expect(report.counters.goalTags).toBeGreaterThan(0);
+    expect(report.counters.signatureSuppressions).toBeGreaterThan(0);
+    const log = readFileSync(report.logPath, "utf8");
+    expect(log).toMatch(/think called: thought \S+ novelty=high/);
+    expect(log).toMatch(/think not called \(signature_dedup\)/);
+  }, 90_000);
+
   it("parses the command line and rejects a time scale for Minecraft", () => {
+    expect(parseSoakArgs(["--minutes", "1", "--thoughts", "generator"])).toMatchObject({
+      ok: true,
+      value: { thoughts: "generator" },
+    });
+    expect(parseSoakArgs(["--minutes", "1"])).toMatchObject({ ok: true, value: { thoughts: "scripted" } });
+    expect(parseSoakArgs(["--minutes", "1", "--thoughts", "dreams"]).ok).toBe(false);
     const ok = parseSoakArgs(["--minutes", "12", "--world", "minecraft", "--mode", "creative"]);
     expect(ok).toMatchObject({
       ok: true,

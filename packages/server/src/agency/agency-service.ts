@@ -1,23 +1,18 @@
 import {
   type AgencyCounters,
   type Clock,
-  type ConversionDecision,
-  convertThoughtToTask,
-  countLlmOutput,
-  countRecording,
+  createLlmThought,
   createThoughtFromRequest,
   DEFAULT_THOUGHT_HISTORY_LIMIT,
+  DriveWorld,
   decideDriveTick,
   formatAgencyCountersLine,
-  hasSimilarRecent,
   type IdGenerator,
-  incrementAgencyCounter,
-  type RecordOutcome,
+  type LlmProvider,
   type Result,
-  recordThought,
-  resetAgencyCounters,
   SolError,
   STUCK_TIMEOUT_MS,
+  situationSignature,
   type Task,
   type TaskPage,
   type TaskStatus,
@@ -27,18 +22,31 @@ import {
 import type { AgencyStore, ThoughtEntry } from "../store/index.js";
 import { type AgencyEvents, createAgencyEvents } from "./agency-events.js";
 import {
+  createAgencyPipeline,
+  decisionMetadata,
+  type ThoughtDecision,
+  type ThoughtIntake,
+} from "./agency-pipeline.js";
+import { signatureFallbackThought } from "./signature-fallback.js";
+import {
   COMPLETE_TRANSITION,
   claimTransition,
   FAIL_TRANSITION,
   progressTransition,
   type TaskTransition,
 } from "./task-transitions.js";
-import { createTenantStates, type TenantAgencyState } from "./tenant-state.js";
+import { createTenantQueue } from "./tenant-queue.js";
+import { generateInternalThought } from "./thought-generator.js";
+
+/** `cognitiveSystem` of the thoughts the generator's model calls produce. */
+export const THOUGHT_GENERATOR_SYSTEM = "thought-generator";
 
 /** Default converter dedup window: a same-goal task created less than this ago suppresses a new one. */
 export const DEFAULT_DEDUP_WINDOW_MS = 60_000;
 /** Default number of recent thoughts content dedup compares against. */
 export const DEFAULT_SIMILARITY_WINDOW = 10;
+/** Default window in which a repeated situation signature suppresses the generator's model call. */
+export const DEFAULT_SIGNATURE_WINDOW_MS = 180_000;
 
 export interface AgencyServiceOptions {
   readonly store: AgencyStore;
@@ -48,24 +56,12 @@ export interface AgencyServiceOptions {
   readonly production: boolean;
   readonly dedupWindowMs?: number;
   readonly similarityWindow?: number;
-  readonly historyLimit?: number;
+  /** A repeated banded situation within this window gets no model call (`signatureSuppressions`). */
+  readonly signatureWindowMs?: number;
+  /** The thought generator's model; without one `think` answers `no_provider`. */
+  readonly provider?: LlmProvider;
   /** Where each decision (a thought's conversion, a drive tick) is traced; best effort. */
   readonly traces?: TraceStore;
-}
-
-/** The trace run of a tenant's agency decisions (`GET /v1/traces/agency`). */
-export const AGENCY_TRACE_RUN = "agency";
-
-/** The converter's decision as the API reports it (the created task travels separately). */
-export type ThoughtDecision =
-  | Exclude<ConversionDecision, { decision: "created" }>
-  | { readonly decision: "created"; readonly thoughtId: string; readonly goalKey: string };
-
-/** Result of `POST /v1/thoughts`. */
-export interface ThoughtIntake {
-  readonly thought: Thought;
-  readonly decision: ThoughtDecision;
-  readonly task?: Task;
 }
 
 /** Result of `POST /v1/agency/drive-tick`. */
@@ -77,6 +73,17 @@ export interface DriveTickOutcome {
   readonly task?: Task;
 }
 
+/** Result of `POST /v1/agency/think`. */
+export interface ThinkOutcome {
+  /** True when the model was called. */
+  readonly called: boolean;
+  /** Why it was not: `invalid_world`, `signature_dedup` or `no_provider`. */
+  readonly reason?: string;
+  readonly thought?: Thought;
+  readonly decision?: ThoughtDecision;
+  readonly task?: Task;
+}
+
 export interface AgencyService {
   /** Broadcast thoughts, task changes and drive ticks, in order. */
   readonly events: AgencyEvents;
@@ -84,6 +91,11 @@ export interface AgencyService {
   submitThought(tenantId: string, body: unknown): Promise<Result<ThoughtIntake>>;
   /** One drive-tick evaluation against `world`; a fired tick's thought is converted into a task. */
   driveTick(tenantId: string, world: unknown): Promise<DriveTickOutcome>;
+  /**
+   * The thought generator: one model call about `world` unless the same banded situation was
+   * thought about within the signature window; the output goes through the thought intake.
+   */
+  think(tenantId: string, world: unknown): Promise<ThinkOutcome>;
   /** Tasks in `statuses` (all when omitted), oldest first: all of them, or one page. */
   listTasks(tenantId: string, statuses?: readonly TaskStatus[], page?: TaskPage): Promise<Task[]>;
   getTask(tenantId: string, taskId: string): Promise<Task | null>;
@@ -97,116 +109,52 @@ export interface AgencyService {
   failTask(tenantId: string, taskId: string, reason?: string): Promise<Task>;
   /** The thought history, most recent `limit`, oldest first. */
   listThoughts(tenantId: string, limit: number): Promise<ThoughtEntry[]>;
-  counters(tenantId: string): AgencyCounters;
+  /** The tenant's stored counters (created at zero, session starting now, on first use). */
+  counters(tenantId: string): Promise<AgencyCounters>;
   /** The only way to reset counters (new session start). */
-  resetCounters(tenantId: string): AgencyCounters;
-  /** The `[Agency ...]` line of every tenant seen so far. */
-  counterLines(): { readonly tenantId: string; readonly line: string }[];
-}
-
-function withoutTask(decision: ConversionDecision): ThoughtDecision {
-  if (decision.decision !== "created") return decision;
-  return { decision: "created", thoughtId: decision.thoughtId, goalKey: decision.goalKey };
-}
-
-/** What a trace keeps of one conversion: ids and the decision, never the thought's text. */
-function decisionMetadata(outcome: RecordOutcome, decision: ConversionDecision): Record<string, unknown> {
-  return {
-    thoughtId: outcome.recorded.id,
-    source: outcome.recorded.source,
-    decision: decision.decision,
-    ...(decision.decision === "created" ? { taskId: decision.task.id } : {}),
-  };
+  resetCounters(tenantId: string): Promise<AgencyCounters>;
+  /** The `[Agency ...]` line of every tenant in the store. */
+  counterLines(): Promise<{ readonly tenantId: string; readonly line: string }[]>;
 }
 
 function validateOptions(options: AgencyServiceOptions) {
   const resolved = {
     dedupWindowMs: DEFAULT_DEDUP_WINDOW_MS,
     similarityWindow: DEFAULT_SIMILARITY_WINDOW,
-    historyLimit: DEFAULT_THOUGHT_HISTORY_LIMIT,
+    signatureWindowMs: DEFAULT_SIGNATURE_WINDOW_MS,
     ...options,
   };
-  const { dedupWindowMs, similarityWindow, historyLimit } = resolved;
+  const { dedupWindowMs, similarityWindow, signatureWindowMs } = resolved;
   if (!Number.isInteger(dedupWindowMs) || dedupWindowMs < 0 || dedupWindowMs > STUCK_TIMEOUT_MS) {
     throw new SolError("invalid_input", `dedupWindowMs must be an integer in 0..${STUCK_TIMEOUT_MS}`);
   }
-  if (!Number.isInteger(similarityWindow) || similarityWindow < 1) {
-    throw new SolError("invalid_input", "similarityWindow must be a positive integer");
+  if (
+    !Number.isInteger(similarityWindow) ||
+    similarityWindow < 1 ||
+    similarityWindow > DEFAULT_THOUGHT_HISTORY_LIMIT
+  ) {
+    throw new SolError(
+      "invalid_input",
+      `similarityWindow must be an integer in 1..${DEFAULT_THOUGHT_HISTORY_LIMIT}`,
+    );
   }
-  if (!Number.isInteger(historyLimit) || historyLimit < 1) {
-    throw new SolError("invalid_input", "historyLimit must be a positive integer");
+  if (!Number.isSafeInteger(signatureWindowMs) || signatureWindowMs < 0) {
+    throw new SolError("invalid_input", "signatureWindowMs must be a non-negative integer");
   }
   return Object.freeze(resolved);
 }
 
 /**
- * The agency pipeline around the pure core: per-tenant recording state and counters (in memory,
- * for the process lifetime), the last drive tick per tenant, tasks and thoughts in the SQL store.
+ * The agency pipeline around the pure core. Every piece of session state is in the store (the
+ * thought history, tasks, counters, drive-tick timer, situation signatures), so server instances
+ * on one database act as one; within a process a tenant's intake and drive ticks run one at a time.
  */
 export function createAgencyService(options: AgencyServiceOptions): AgencyService {
   const settings = validateOptions(options);
   const { store, clock, ids } = settings;
   const events = createAgencyEvents();
-  const states = createTenantStates({ sessionStartMs: clock.now(), historyLimit: settings.historyLimit });
-
-  async function seeded(tenantId: string): Promise<TenantAgencyState> {
-    const state = states.get(tenantId);
-    if (!state.seeded) {
-      const recent = await store.thoughts.listRecent(tenantId, settings.historyLimit);
-      state.recording = { ...state.recording, history: recent.map((entry) => entry.thought) };
-      state.seeded = true;
-    }
-    return state;
-  }
-
-  /** Runs the converter on a recorded thought and stores the task it creates. */
-  async function convert(tenantId: string, thought: Thought, nowMs: number): Promise<ConversionDecision> {
-    // The converter looks only for tasks holding the thought's goal: never read the stuck backlog.
-    const tasks =
-      thought.convertEligible === true
-        ? await store.tasks.listGoalHolders(tenantId, { nowMs, sinceMs: nowMs - settings.dedupWindowMs })
-        : [];
-    const decision = convertThoughtToTask(thought, {
-      tasks,
-      nowMs,
-      dedupWindowMs: settings.dedupWindowMs,
-      ids,
-    });
-    if (decision.decision === "created") {
-      await store.tasks.add(tenantId, decision.task);
-      events.emit("task", { tenantId, change: "created", task: decision.task });
-    }
-    return decision;
-  }
-
-  /** Stores the recorded thought with its decision and emits the broadcast copy, if any. */
-  async function persist(
-    tenantId: string,
-    outcome: RecordOutcome,
-    decision: ConversionDecision,
-  ): Promise<void> {
-    await store.thoughts.append(tenantId, {
-      thought: outcome.recorded,
-      broadcast: outcome.broadcast !== undefined,
-      decision: decision.decision,
-      ...(decision.decision === "created" ? { taskId: decision.task.id } : {}),
-    });
-    if (outcome.broadcast !== undefined) events.emit("thought", { tenantId, thought: outcome.broadcast });
-  }
-
-  /** Records one decision in the tenant's agency run; the stored thought is the record that counts. */
-  async function traceDecision(tenantId: string, summary: string, metadata: Record<string, unknown>) {
-    if (!settings.traces) return;
-    const draft = {
-      actor: "solserver" as const,
-      phase: "agency",
-      status: "completed" as const,
-      summary,
-      metadata,
-      ts: new Date(clock.now()).toISOString(),
-    };
-    await settings.traces.append(tenantId, AGENCY_TRACE_RUN, null, [draft]).catch(() => undefined);
-  }
+  const queue = createTenantQueue();
+  const pipeline = createAgencyPipeline({ ...settings, events });
 
   async function transition(tenantId: string, taskId: string, step: TaskTransition, reason?: string) {
     const current = await store.tasks.get(tenantId, taskId);
@@ -229,76 +177,66 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
     events,
 
     submitThought(tenantId, body) {
-      return states.serial(tenantId, async (): Promise<Result<ThoughtIntake>> => {
+      return queue.serial(tenantId, async (): Promise<Result<ThoughtIntake>> => {
         const nowMs = clock.now();
         const built = createThoughtFromRequest(body, { ids, nowMs, isProduction: settings.production });
         if (!built.ok) return built;
-        const state = await seeded(tenantId);
-        const similar = hasSimilarRecent(state.recording, built.value, settings.similarityWindow);
-        const outcome = recordThought(state.recording, built.value, { similar });
-        let counters = state.counters;
+        const thought = built.value;
         // Thoughts relayed from a model (source "llm") count as its calls; API thoughts do not.
-        if (outcome.recorded.source === "llm") {
-          counters = countLlmOutput(counters, {
-            goal: outcome.recorded.metadata.extractedGoal ?? null,
-            intent: outcome.recorded.metadata.extractedIntent ?? null,
-          });
-        }
-        counters = countRecording(counters, outcome);
-        const decision = await convert(tenantId, outcome.recorded, nowMs);
-        await persist(tenantId, outcome, decision);
-        await traceDecision(tenantId, `Thought ${decision.decision}`, decisionMetadata(outcome, decision));
-        // Only a stored thought enters the dedup history and the counters: a failed write leaves
-        // the session as it was, so a retry is judged against what really happened.
-        state.recording = outcome.state;
-        state.counters = counters;
-        return {
-          ok: true,
-          value: {
-            thought: outcome.recorded,
-            decision: withoutTask(decision),
-            ...(decision.decision === "created" ? { task: decision.task } : {}),
-          },
-        };
+        const llm =
+          thought.source === "llm"
+            ? {
+                goal: thought.metadata.extractedGoal ?? null,
+                intent: thought.metadata.extractedIntent ?? null,
+              }
+            : undefined;
+        const { intake } = await pipeline.intake(tenantId, thought, nowMs, llm === undefined ? {} : { llm });
+        return { ok: true, value: intake };
       });
     },
 
     driveTick(tenantId, world) {
-      return states.serial(tenantId, async (): Promise<DriveTickOutcome> => {
+      return queue.serial(tenantId, async (): Promise<DriveTickOutcome> => {
         const nowMs = clock.now();
-        const state = await seeded(tenantId);
+        const last = await store.state.lastDriveTickMs(tenantId, nowMs);
         // Only tasks that can hold a goal: stuck ones pile up for good while no executor claims them.
         const holders = await store.tasks.listGoalHolders(tenantId, { nowMs });
-        const decided = decideDriveTick({
-          world,
-          tasks: holders,
-          nowMs,
-          lastDriveTickMs: state.lastDriveTickMs,
-          ids,
-        });
-        if (!decided.fire) {
-          events.emit("driveTick", { tenantId, fired: false, reason: decided.reason, nowMs });
-          await traceDecision(tenantId, `Drive tick did not fire: ${decided.reason}`, {
+        const decided = decideDriveTick({ world, tasks: holders, nowMs, lastDriveTickMs: last, ids });
+        // Another instance may have fired since `last` was read: the compare-and-set decides.
+        const reason = !decided.fire
+          ? decided.reason
+          : (await store.state.swapDriveTick(tenantId, last, nowMs))
+            ? null
+            : "interval";
+        if (reason !== null || !decided.fire) {
+          const why = reason ?? "interval";
+          events.emit("driveTick", { tenantId, fired: false, reason: why, nowMs });
+          await pipeline.traceDecision(tenantId, `Drive tick did not fire: ${why}`, {
             driveTick: true,
             fired: false,
-            reason: decided.reason,
+            reason: why,
           });
-          return { fired: false, reason: decided.reason };
+          return { fired: false, reason: why };
         }
-        // Drive-tick thoughts are high novelty by contract: they bypass content dedup.
-        const outcome = recordThought(state.recording, decided.thought, { similar: false });
-        const decision = await convert(tenantId, outcome.recorded, nowMs);
-        await persist(tenantId, outcome, decision);
-        await traceDecision(tenantId, `Drive tick fired: thought ${decision.decision}`, {
+        let stored: Awaited<ReturnType<typeof pipeline.intake>>;
+        try {
+          // Drive-tick thoughts are high novelty by contract: they bypass content dedup.
+          stored = await pipeline.intake(tenantId, decided.thought, nowMs, {
+            similar: false,
+            extraSteps: { driveTicks: 1 },
+          });
+        } catch (error) {
+          // A tick starts the interval only once its thought is stored: give the timer back.
+          await store.state.swapDriveTick(tenantId, nowMs, last).catch(() => undefined);
+          throw error;
+        }
+        const { outcome, decision } = stored;
+        await pipeline.traceDecision(tenantId, `Drive tick fired: thought ${decision.decision}`, {
           driveTick: true,
           fired: true,
           goalKey: decided.goalKey,
           ...decisionMetadata(outcome, decision),
         });
-        // A tick counts, and starts the interval, only once its thought is stored (as for intake).
-        state.lastDriveTickMs = nowMs;
-        state.counters = incrementAgencyCounter(state.counters, "driveTicks");
-        state.recording = outcome.state;
         const task = decision.decision === "created" ? decision.task : undefined;
         events.emit("driveTick", {
           tenantId,
@@ -310,6 +248,45 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
         return task === undefined
           ? { fired: true, reason: decision.decision, thought: outcome.recorded }
           : { fired: true, thought: outcome.recorded, task };
+      });
+    },
+
+    async think(tenantId, world) {
+      const parsed = DriveWorld.safeParse(world);
+      if (!parsed.success) return { called: false, reason: "invalid_world" };
+      const provider = settings.provider;
+      if (provider === undefined) return { called: false, reason: "no_provider" };
+      const nowMs = clock.now();
+      const signature = situationSignature(parsed.data);
+      if (!(await store.state.claimSignature(tenantId, signature, nowMs, settings.signatureWindowMs))) {
+        // The same banded situation was thought about within the window: no call, a low-novelty fallback.
+        const fallback = signatureFallbackThought(parsed.data, { id: ids("thought"), nowMs });
+        const { intake } = await queue.serial(tenantId, () =>
+          pipeline.intake(tenantId, fallback, nowMs, {
+            similar: true,
+            extraSteps: { signatureSuppressions: 1 },
+          }),
+        );
+        return { called: false, reason: "signature_dedup", ...intake };
+      }
+      let text: string;
+      try {
+        text = (await generateInternalThought(provider, parsed.data)).text;
+      } catch (error) {
+        // The call was made (it counts) but gave no thought: the situation may be asked about again.
+        await store.state.releaseSignature(tenantId, signature, nowMs).catch(() => undefined);
+        await store.state.addCounters(tenantId, { llmCalls: 1 }, nowMs).catch(() => undefined);
+        throw error;
+      }
+      // The model call ran outside the tenant's queue (it is slow); its thought enters in order.
+      return queue.serial(tenantId, async () => {
+        const { thought, sanitized } = createLlmThought(text, {
+          ids,
+          nowMs: clock.now(),
+          cognitiveSystem: THOUGHT_GENERATOR_SYSTEM,
+        });
+        const { intake } = await pipeline.intake(tenantId, thought, thought.createdAtMs, { llm: sanitized });
+        return { called: true, ...intake };
       });
     },
 
@@ -326,17 +303,14 @@ export function createAgencyService(options: AgencyServiceOptions): AgencyServic
     failTask: (tenantId, taskId, reason) => transition(tenantId, taskId, FAIL_TRANSITION, reason),
     listThoughts: (tenantId, limit) => store.thoughts.listRecent(tenantId, limit),
 
-    counters: (tenantId) => states.get(tenantId).counters,
-    resetCounters(tenantId) {
-      const state = states.get(tenantId);
-      state.counters = resetAgencyCounters(state.counters, clock.now());
-      return state.counters;
-    },
-    counterLines() {
+    counters: (tenantId) => store.state.counters(tenantId, clock.now()),
+    resetCounters: (tenantId) => store.state.resetCounters(tenantId, clock.now()),
+    async counterLines() {
       const nowMs = clock.now();
-      return states.tenants().map((tenantId) => ({
+      const all = await store.state.listCounters();
+      return all.map(({ tenantId, counters }) => ({
         tenantId,
-        line: formatAgencyCountersLine(states.get(tenantId).counters, nowMs),
+        line: formatAgencyCountersLine(counters, nowMs),
       }));
     },
   };

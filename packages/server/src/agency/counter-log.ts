@@ -5,7 +5,7 @@ export const AGENCY_COUNTER_LOG_INTERVAL_MS = 60_000;
 
 /** Timer functions, injectable so tests can drive the loop without waiting. */
 export interface IntervalTimers {
-  setInterval(run: () => void, ms: number): unknown;
+  setInterval(run: () => Promise<void>, ms: number): unknown;
   clearInterval(handle: unknown): void;
 }
 
@@ -27,22 +27,26 @@ export interface CounterLogOptions {
 }
 
 export interface CounterLog {
-  /** Logs every tenant's line now. */
-  flush(): void;
+  /** Logs every tenant's line now, as the store holds it; a failed read logs nothing this time. */
+  flush(): Promise<void>;
   /** Stops the timer; idempotent. */
   stop(): void;
 }
 
-/** Starts the periodic `[Agency {uptimeMin}m] llm=N ...` log of every tenant seen so far. */
+/** Starts the periodic `[Agency {uptimeMin}m] llm=N ...` log of every tenant in the store. */
 export function startCounterLog(
   service: Pick<AgencyService, "counterLines">,
   options: CounterLogOptions,
 ): CounterLog {
   const timers = options.timers ?? NODE_TIMERS;
-  const flush = () => {
-    for (const { tenantId, line } of service.counterLines()) options.log(line, tenantId);
+  const flush = async () => {
+    const lines = await service.counterLines().catch(() => []);
+    for (const { tenantId, line } of lines) options.log(line, tenantId);
   };
-  let handle: unknown = timers.setInterval(flush, options.intervalMs ?? AGENCY_COUNTER_LOG_INTERVAL_MS);
+  let handle: unknown = timers.setInterval(
+    () => flush(),
+    options.intervalMs ?? AGENCY_COUNTER_LOG_INTERVAL_MS,
+  );
   return {
     flush,
     stop() {

@@ -7,15 +7,17 @@ export {
   type TaskEvent,
   type ThoughtBroadcast,
 } from "./agency-events.js";
+export { AGENCY_TRACE_RUN, type ThoughtDecision, type ThoughtIntake } from "./agency-pipeline.js";
 export {
   type AgencyService,
   type AgencyServiceOptions,
   createAgencyService,
   DEFAULT_DEDUP_WINDOW_MS,
+  DEFAULT_SIGNATURE_WINDOW_MS,
   DEFAULT_SIMILARITY_WINDOW,
   type DriveTickOutcome,
-  type ThoughtDecision,
-  type ThoughtIntake,
+  THOUGHT_GENERATOR_SYSTEM,
+  type ThinkOutcome,
 } from "./agency-service.js";
 export {
   AGENCY_COUNTER_LOG_INTERVAL_MS,
@@ -24,6 +26,7 @@ export {
   type IntervalTimers,
   startCounterLog,
 } from "./counter-log.js";
+export { SIGNATURE_FALLBACK_SYSTEM, signatureFallbackThought } from "./signature-fallback.js";
 export {
   COMPLETE_TRANSITION,
   claimTransition,
@@ -31,3 +34,4 @@ export {
   progressTransition,
   type TaskTransition,
 } from "./task-transitions.js";
+export { generateInternalThought, THOUGHT_MAX_OUTPUT_TOKENS } from "./thought-generator.js";

@@ -163,6 +163,8 @@ export const SolConfigSchema = z
     SOL_WEBHOOK_ALLOWLIST: OriginList.optional(),
     /** Agency converter dedup window (ms, 0..300000). */
     SOL_AGENCY_DEDUP_WINDOW_MS: wholeNumber(0, 300_000).default(60_000),
+    /** Thought generator: a repeated banded situation within this many ms gets no model call (0..3600000). */
+    SOL_AGENCY_SIGNATURE_WINDOW_MS: wholeNumber(0, 3_600_000).default(180_000),
     /** "1": the task store warns when a task is stored without origin (agency contract §1.2). */
     PLANNING_STRICT_FINALIZE: z.enum(["0", "1"]).default("0"),
     NODE_ENV: z.string().optional(),

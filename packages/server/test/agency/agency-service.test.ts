@@ -65,7 +65,7 @@ describe("agency service content dedup", () => {
       // The same goal again is still a repeat.
       const again = await submit("[GOAL: mine stone 4]");
       expect(again.thought).toMatchObject({ novelty: "low", convertEligible: false });
-      expect(agency.counters("default").contentSuppressions).toBe(1);
+      expect((await agency.counters("default")).contentSuppressions).toBe(1);
     } finally {
       await sql.close();
     }
@@ -96,7 +96,7 @@ describe("agency service invariants (property)", () => {
           if (i >= 0) known[i] = task;
           else known.push(task);
         });
-        let previous: AgencyCounters = agency.counters("default");
+        let previous: AgencyCounters = await agency.counters("default");
         try {
           for (const op of ops) {
             if (op.kind === "thought") {
@@ -120,10 +120,10 @@ describe("agency service invariants (property)", () => {
                 gameMode: op.gameMode,
                 inventory: op.logs > 0 ? { oak_log: op.logs } : {},
               };
-              const before = agency.counters("default").driveTicks;
+              const before = (await agency.counters("default")).driveTicks;
               const out = await agency.driveTick("default", world);
               if (op.gameMode !== "survival" || op.health < 16) expect(out.fired).toBe(false);
-              expect(agency.counters("default").driveTicks).toBe(before + (out.fired ? 1 : 0));
+              expect((await agency.counters("default")).driveTicks).toBe(before + (out.fired ? 1 : 0));
             } else if (op.kind === "advance") {
               clock.advance(op.ms);
             } else {
@@ -135,7 +135,7 @@ describe("agency service invariants (property)", () => {
                 else await agency.reportProgress("default", target.id, 0.5);
               }
             }
-            const now = agency.counters("default");
+            const now = await agency.counters("default");
             for (const name of AGENCY_COUNTER_NAMES) expect(now[name]).toBeGreaterThanOrEqual(previous[name]);
             previous = now;
           }

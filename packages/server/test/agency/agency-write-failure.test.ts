@@ -9,6 +9,7 @@ const CALM = { health: 20, food: 20, hostiles: 0, gameMode: "survival", inventor
 function flakyThoughts(store: AgencyStore, failures: { left: number }): AgencyStore {
   return {
     tasks: store.tasks,
+    state: store.state,
     thoughts: {
       ...store.thoughts,
       append: (tenantId, entry) => {
@@ -43,10 +44,10 @@ describe("agency service when a write fails", () => {
     try {
       const body = { text: "Quiet morning by the river.", source: "llm" };
       await expect(agency.submitThought("default", body)).rejects.toThrow(/unavailable/);
-      expect(agency.counters("default")).toMatchObject({ llmCalls: 0, contentSuppressions: 0 });
+      expect(await agency.counters("default")).toMatchObject({ llmCalls: 0, contentSuppressions: 0 });
       const retry = await agency.submitThought("default", body);
       expect(retry.ok && retry.value.thought.novelty).toBe("high");
-      expect(agency.counters("default")).toMatchObject({ llmCalls: 1, contentSuppressions: 0 });
+      expect(await agency.counters("default")).toMatchObject({ llmCalls: 1, contentSuppressions: 0 });
     } finally {
       await sql.close();
     }
@@ -56,7 +57,7 @@ describe("agency service when a write fails", () => {
     const { sql, agency } = await setup();
     try {
       await expect(agency.driveTick("default", CALM)).rejects.toThrow(/unavailable/);
-      expect(agency.counters("default").driveTicks).toBe(0);
+      expect((await agency.counters("default")).driveTicks).toBe(0);
       const again = await agency.driveTick("default", CALM);
       // The task of the failed attempt was stored, so it holds the goal; the tick is not "interval".
       expect(again).toEqual({ fired: false, reason: "duplicate_goal" });

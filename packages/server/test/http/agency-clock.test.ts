@@ -148,9 +148,9 @@ describe("server wiring: counters log and strict finalize", () => {
   it("is started with the server every 60 s in the contract's format and stopped on close", async () => {
     const clock = createManualClock(T0);
     const lines: string[] = [];
-    let run: (() => void) | undefined;
+    let run: (() => Promise<void>) | undefined;
     const timers: IntervalTimers = {
-      setInterval: vi.fn((fn: () => void, ms: number) => {
+      setInterval: vi.fn((fn: () => Promise<void>, ms: number) => {
         run = fn;
         return { ms };
       }),
@@ -161,7 +161,7 @@ describe("server wiring: counters log and strict finalize", () => {
     await tick(srv);
     await srv.request("POST", "/v1/thoughts", { text: "Dig down? INTENT: mine", source: "llm" });
     clock.advance(125_000);
-    run?.();
+    await run?.();
     expect(lines).toEqual(["[Agency 2m] llm=1 goals=0 drives=1 sigDedup=0 contentDedup=0 intents=1"]);
     await srv.close();
     expect(timers.clearInterval).toHaveBeenCalledWith({ ms: 60_000 });
@@ -169,9 +169,9 @@ describe("server wiring: counters log and strict finalize", () => {
 
   it("stays quiet when SOL_LOG_LEVEL is above info", async () => {
     const info = vi.spyOn(console, "info").mockImplementation(() => {});
-    let run: (() => void) | undefined;
+    let run: (() => Promise<void>) | undefined;
     const timers: IntervalTimers = {
-      setInterval: vi.fn((fn: () => void) => {
+      setInterval: vi.fn((fn: () => Promise<void>) => {
         run = fn;
         return {};
       }),
@@ -180,12 +180,12 @@ describe("server wiring: counters log and strict finalize", () => {
     try {
       for (const level of ["silent", "warn"]) {
         const srv = await serverAt(createManualClock(T0), { SOL_LOG_LEVEL: level }, { agencyTimers: timers });
-        run?.();
+        await run?.();
         await srv.close();
       }
       expect(info).not.toHaveBeenCalled();
       const srv = await serverAt(createManualClock(T0), { SOL_LOG_LEVEL: "info" }, { agencyTimers: timers });
-      run?.();
+      await run?.();
       await srv.close();
       expect(info).toHaveBeenCalledWith(expect.stringMatching(/^\[Agency 0m\] llm=0/));
     } finally {

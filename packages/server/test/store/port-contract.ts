@@ -1,5 +1,6 @@
 import { actionContract } from "./contract/actions.js";
 import { agencyPortContract } from "./contract/agency-ports.js";
+import { agencyStateContract } from "./contract/agency-state.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
 import { executorRecordContract } from "./contract/executor-records.js";
@@ -26,6 +27,7 @@ export function runPortContract(harness: PortHarness, options: PortContractOptio
   actionContract(harness, options);
   checkpointSessionContract(harness, options);
   agencyPortContract(harness);
+  agencyStateContract(harness, options);
   jsonKeyOrderContract(harness);
   unstorableKeyContract(harness);
   executorRecordContract(() => harness.open());

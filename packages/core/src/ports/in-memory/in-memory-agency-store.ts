@@ -1,4 +1,5 @@
 import type { AgencyStore } from "../agency-store.js";
+import { createInMemoryAgencyStateStore } from "./in-memory-agency-state-store.js";
 import {
   createInMemoryTaskStore,
   type InMemoryTaskStore,
@@ -11,7 +12,11 @@ export interface InMemoryAgencyStore extends AgencyStore {
   readonly tasks: InMemoryTaskStore;
 }
 
-/** The reference AgencyStore: in-memory tasks and thought history. */
+/** The reference AgencyStore: in-memory tasks, thought history and session state. */
 export function createInMemoryAgencyStore(options: InMemoryTaskStoreOptions = {}): InMemoryAgencyStore {
-  return { tasks: createInMemoryTaskStore(options), thoughts: createInMemoryThoughtStore() };
+  return {
+    tasks: createInMemoryTaskStore(options),
+    thoughts: createInMemoryThoughtStore(),
+    state: createInMemoryAgencyStateStore(),
+  };
 }

@@ -1,4 +1,5 @@
 export { createInMemoryActionStore } from "./in-memory-action-store.js";
+export { createInMemoryAgencyStateStore } from "./in-memory-agency-state-store.js";
 export { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory-agency-store.js";
 export { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
 export { createInMemoryCheckpointSessionStore } from "./in-memory-checkpoint-session-store.js";

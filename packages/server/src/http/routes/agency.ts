@@ -23,6 +23,14 @@ const DriveTickReply = z.object({
   thought: Thought.optional(),
   task: Task.optional(),
 });
+const ThinkBody = z.object({ world: DriveWorld }).strict();
+const ThinkReply = z.object({
+  called: z.boolean(),
+  reason: z.string().optional(),
+  thought: Thought.optional(),
+  decision: Decision.optional(),
+  task: Task.optional(),
+});
 const ThoughtListReply = z.object({
   thoughts: z.array(
     z.object({
@@ -35,8 +43,8 @@ const ThoughtListReply = z.object({
 });
 
 /**
- * Agency routes (api.md §3 "Agency"): thought intake, drive tick, counters (reset is dev-only:
- * 404 in production), and the thought history.
+ * Agency routes (api.md §3 "Agency"): thought intake, drive tick, the thought generator
+ * (`/v1/agency/think`), counters (reset is dev-only: 404 in production), and the thought history.
  */
 export function registerAgencyRoutes(app: FastifyInstance, deps: AppDeps, agency: AgencyService): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -83,6 +91,18 @@ export function registerAgencyRoutes(app: FastifyInstance, deps: AppDeps, agency
       },
     },
     async (req) => agency.driveTick(req.tenantId, req.body.world),
+  );
+
+  typed.post(
+    "/v1/agency/think",
+    {
+      schema: {
+        summary: "Generate one thought about the given world state with the configured model",
+        body: ThinkBody,
+        response: { 200: ThinkReply, 400: ErrorBody, 502: ErrorBody },
+      },
+    },
+    async (req) => agency.think(req.tenantId, req.body.world),
   );
 
   typed.get(

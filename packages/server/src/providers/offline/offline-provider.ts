@@ -5,6 +5,7 @@ import { estimateTokens } from "../token-estimate.js";
 import { buildOfflineEnvelope } from "./offline-envelope.js";
 import { schemaInstance } from "./schema-instance.js";
 import { offlineModeDecision } from "./selector.js";
+import { offlineThought } from "./thought.js";
 
 export const OFFLINE_PROVIDER_NAME = "offline";
 export const OFFLINE_MODEL = "offline-v1";
@@ -90,6 +91,7 @@ function replyText(request: LlmRequest, nowMs: number | undefined, offsetMinutes
     const decision = offlineModeDecision(request);
     return request.json ? JSON.stringify(decision) : decision.modeLabel;
   }
+  if (request.purpose === "thought") return offlineThought(request.hints?.situation);
   const timeZone = request.hints?.timeZone;
   const context = {
     offsetMinutes,

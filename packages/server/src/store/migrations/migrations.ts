@@ -15,6 +15,8 @@ import { v13Memories } from "./v13-memories.js";
 import { v14Checkpoints } from "./v14-checkpoints.js";
 import { v15PinnedContexts } from "./v15-pinned-contexts.js";
 import { v16DriverBlocks } from "./v16-driver-blocks.js";
+import { v17Reserved } from "./v17-reserved.js";
+import { v18AgencyState } from "./v18-agency-state.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -36,4 +38,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v14Checkpoints,
   v15PinnedContexts,
   v16DriverBlocks,
+  v17Reserved,
+  v18AgencyState,
 ]);

@@ -1,9 +1,10 @@
 import type { AgencyStore } from "@solserver/core";
 import type { SqlSolStore } from "../open-store.js";
+import { createAgencyStateStore } from "./agency-state-store.js";
 import { createTaskStore, type SqlTaskStore, type TaskStoreOptions } from "./task-store.js";
 import { createThoughtStore } from "./thought-store.js";
 
-/** The agency tables of a SQL store: tasks (with the SQL-only writes) and the thought history. */
+/** The agency tables of a SQL store: tasks (with the SQL-only writes), thought history, session state. */
 export interface SqlAgencyStore extends AgencyStore {
   readonly tasks: SqlTaskStore;
 }
@@ -14,5 +15,9 @@ export function createAgencyStore(
   options: TaskStoreOptions = {},
 ): SqlAgencyStore {
   const ctx = { db: store.db, dialect: store.kind, nowIso: () => new Date().toISOString() };
-  return { tasks: createTaskStore(ctx, options), thoughts: createThoughtStore(ctx) };
+  return {
+    tasks: createTaskStore(ctx, options),
+    thoughts: createThoughtStore(ctx),
+    state: createAgencyStateStore(ctx),
+  };
 }

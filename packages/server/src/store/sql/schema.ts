@@ -281,6 +281,29 @@ export interface MemoriesTable {
   updated_at: string;
 }
 
+/** Migration 18: a tenant's agency session state (counters, drive-tick timer, broadcast count). */
+export interface AgencyStateTable {
+  tenant_id: string;
+  started_at_ms: number | string;
+  last_drive_tick_ms: number | string | null;
+  llm_calls: Generated<number | string>;
+  goal_tags: Generated<number | string>;
+  drive_ticks: Generated<number | string>;
+  signature_suppressions: Generated<number | string>;
+  content_suppressions: Generated<number | string>;
+  intent_extractions: Generated<number | string>;
+  low_novelty_recorded: Generated<number | string>;
+  low_novelty_broadcast: Generated<number | string>;
+  low_novelty_seen: Generated<number | string>;
+}
+
+/** Migration 18: when a banded situation signature last let a model call through. */
+export interface AgencySignaturesTable {
+  tenant_id: string;
+  signature: string;
+  seen_at_ms: number | string;
+}
+
 /** The whole schema after the latest migration. */
 export interface StoreDatabase {
   sol_migrations: MigrationsTable;
@@ -302,6 +325,8 @@ export interface StoreDatabase {
   tasks: TasksTable;
   thoughts: ThoughtsTable;
   memories: MemoriesTable;
+  agency_state: AgencyStateTable;
+  agency_signatures: AgencySignaturesTable;
 }
 
 /** The two SQL dialects the store runs on. */

@@ -241,7 +241,11 @@ function connectThread(
     ...root,
     kind: hello.kind,
     thread: worker,
-    agency: { tasks: remote("agency.tasks"), thoughts: remote("agency.thoughts") },
+    agency: {
+      tasks: remote("agency.tasks"),
+      thoughts: remote("agency.thoughts"),
+      state: remote("agency.state"),
+    },
     migrate(options: MigrateOptions = {}): Promise<number[]> {
       // A list of the caller's own holds functions, which cannot cross: it runs on a connection here.
       if (options.migrations === undefined) return call("", "migrate", [options]) as Promise<number[]>;

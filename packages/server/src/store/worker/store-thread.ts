@@ -38,6 +38,7 @@ function targetsOf(store: SqlSolStore, agencyOptions: StoreThreadData["agency"])
   }
   targets.set("agency.tasks", agency.tasks as unknown as Target);
   targets.set("agency.thoughts", agency.thoughts as unknown as Target);
+  targets.set("agency.state", agency.state as unknown as Target);
   return targets;
 }
 
