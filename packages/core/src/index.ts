@@ -279,6 +279,7 @@ export type {
   StoredMessage,
   StoredPinnedContext,
   StoredResponse,
+  TakeOverInput,
   TaskPage,
   TaskStore,
   TenantId,

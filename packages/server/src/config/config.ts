@@ -123,6 +123,9 @@ export const SolConfigSchema = z
     SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),
     SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),
     SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
+    // A turn's lease on its transmission: renewed every third of it while the turn runs; a retry of
+    // the same requestId takes over once it lapsed (a crashed server's turn), never before.
+    SOL_TURN_LEASE_MS: wholeNumber(300, 600_000).default(10_000),
     // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
     SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),
     SOL_CONTEXT_PRESSURE_SHARE: z.coerce.number().gt(0).max(1).default(0.8),
