@@ -1,9 +1,10 @@
-import type {
-  ChatResponse,
-  DriverBlock,
-  DriverBlockStore,
-  PacketInput,
-  TransmissionRecord,
+import {
+  type ChatResponse,
+  type DriverBlock,
+  type DriverBlockStore,
+  type PacketInput,
+  SolError,
+  type TransmissionRecord,
 } from "@solserver/core";
 import { runAttempt } from "./attempt-phase.js";
 import { awaitExisting, claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
@@ -31,6 +32,13 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
     sleep: defaultSleep,
     ...options,
   });
+  // A lease of zero would lapse at once and let every retry race its live holder.
+  if (!Number.isFinite(opts.turnLeaseMs) || opts.turnLeaseMs <= 0) {
+    throw new SolError(
+      "invalid_input",
+      `turnLeaseMs must be a positive number of ms, got ${opts.turnLeaseMs}`,
+    );
+  }
   const deps: TurnDeps = Object.freeze({
     ...opts,
     contextTokens: opts.contextTokens ?? DEFAULT_CONTEXT_TOKENS,

@@ -102,6 +102,22 @@ describe("a turn's lease on its transmission", () => {
     return { packet, bodyHash };
   }
 
+  it("refuses a lease that is not a positive number of ms", () => {
+    for (const turnLeaseMs of [0, -1, Number.NaN]) {
+      expect(() =>
+        createTurnService({
+          store,
+          provider: gated.provider,
+          engines: createTurnEngines(),
+          clock,
+          ids: (prefix) => `${prefix}_${++n}`,
+          windowSize: 12,
+          turnLeaseMs,
+        }),
+      ).toThrow(/turnLeaseMs/);
+    }
+  });
+
   it("a new claim holds a lease of turnLeaseMs, owned by its first attempt", async () => {
     const { packet, bodyHash } = packetOf("fresh-claim");
     const outcome = await turns.runTurn({ tenantId: "default", bodyHash }, packet);
