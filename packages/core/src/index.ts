@@ -295,6 +295,7 @@ export type {
   StoredMessage,
   StoredPinnedContext,
   StoredResponse,
+  TakeOverInput,
   TaskPage,
   TaskStore,
   TenantId,

@@ -315,6 +315,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     clock,
     ids: randomIds,
     windowSize: config.SOL_WINDOW_MESSAGES,
+    turnLeaseMs: config.SOL_TURN_LEASE_MS,
     contextTokens: config.SOL_CONTEXT_TOKENS,
     contextPressureShare: config.SOL_CONTEXT_PRESSURE_SHARE,
     retrieval: { topN: config.SOL_RETRIEVAL_TOP_N, maxTokens: config.SOL_RETRIEVAL_MAX_TOKENS },

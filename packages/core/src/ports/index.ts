@@ -107,6 +107,7 @@ export type { TracePage, TraceStore } from "./trace-store.js";
 export type {
   ClaimTransmissionInput,
   ClaimTransmissionResult,
+  TakeOverInput,
   TransmissionRecord,
   TransmissionStore,
 } from "./transmission-store.js";

@@ -49,11 +49,17 @@ export interface CommitTurnInput {
     readonly patch: Pick<DeliveryAttempt, "status"> &
       Partial<Pick<DeliveryAttempt, "endedAt" | "errorCode" | "latencyMs">>;
   };
+  /**
+   * Fencing: commit only while this attempt holds the transmission's lease. Another owner (a retry
+   * took over) makes the commit write nothing and answer `lease_lost`.
+   */
+  readonly leaseOwner?: string;
 }
 
 export type CommitTurnResult =
   | { readonly ok: true; readonly mementoVersion: number | null }
-  | { readonly ok: false; readonly reason: "memento_conflict"; readonly currentVersion: number | null };
+  | { readonly ok: false; readonly reason: "memento_conflict"; readonly currentVersion: number | null }
+  | { readonly ok: false; readonly reason: "lease_lost" };
 
 /** The storage port the server's orchestrator depends on; SQLite, PostgreSQL and memory implement it. */
 export interface SolStore {

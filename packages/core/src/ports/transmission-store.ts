@@ -9,6 +9,10 @@ export interface TransmissionRecord extends Transmission {
   readonly traceRunId: string;
   readonly createdAt: string;
   readonly updatedAt: string;
+  /** The delivery attempt holding the lease on this transmission (the one process that may commit it). */
+  readonly leaseOwner?: string;
+  /** ISO time the lease lapses unless renewed; after it a retry of the same requestId may take over. */
+  readonly leaseExpiresAt?: string;
 }
 
 export interface ClaimTransmissionInput {
@@ -27,7 +31,23 @@ export interface ClaimTransmissionInput {
    * sending edge taken in the claim's own transaction) with this first delivery attempt, also
    * `sending`. Ignored when the requestId was already claimed.
    */
-  readonly startAttempt?: { readonly attemptId: string; readonly startedAt: string };
+  readonly startAttempt?: {
+    readonly attemptId: string;
+    readonly startedAt: string;
+    /** The first lease's expiry; the attempt is the lease's owner. Without it the lease has lapsed. */
+    readonly leaseExpiresAt?: string;
+  };
+}
+
+/** A takeover of a transmission whose holder is gone: a new attempt that becomes the lease owner. */
+export interface TakeOverInput {
+  readonly tenantId: TenantId;
+  readonly transmissionId: string;
+  /** The new attempt, opened `sending`; it owns the lease from now on. */
+  readonly attemptId: string;
+  /** The caller's time: the lease must have lapsed by then. Also the attempt's start and updatedAt. */
+  readonly now: string;
+  readonly leaseExpiresAt: string;
 }
 
 /**
@@ -42,14 +62,27 @@ export interface TransmissionStore {
   claim(input: ClaimTransmissionInput): Promise<ClaimTransmissionResult>;
   get(tenantId: TenantId, transmissionId: string): Promise<TransmissionRecord | null>;
   getByRequestId(tenantId: TenantId, requestId: string): Promise<TransmissionRecord | null>;
-  /** Moves status (queued -> sending -> succeeded|failed, failed -> queued); returns false if `from` did not match. */
+  /**
+   * Moves status (queued -> sending -> succeeded|failed, failed -> queued); returns false if `from` did
+   * not match, or if `leaseOwner` is given and another attempt holds the lease (fencing).
+   */
   setStatus(
     tenantId: TenantId,
     transmissionId: string,
     from: TransmissionStatus,
     to: TransmissionStatus,
     now: string,
+    leaseOwner?: string,
   ): Promise<boolean>;
+  /** Extends the lease while `owner` still holds it on a `sending` transmission; false once it lost it. */
+  renewLease(tenantId: TenantId, transmissionId: string, owner: string, expiresAt: string): Promise<boolean>;
+  /**
+   * Atomically hands the transmission to a new attempt when its holder is gone: it is `failed`, or
+   * `queued`/`sending` with a lease that lapsed by `now` (or none). The transmission becomes `sending`,
+   * owned by `attemptId`, the previous holder's unfinished attempts are failed (`lease_lapsed`) and
+   * the new attempt is opened. Exactly one of racing takeovers wins; false when none was due.
+   */
+  takeOver(input: TakeOverInput): Promise<boolean>;
   startAttempt(tenantId: TenantId, attempt: DeliveryAttempt): Promise<void>;
   finishAttempt(
     tenantId: TenantId,

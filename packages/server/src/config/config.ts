@@ -127,7 +127,7 @@ export const SolConfigSchema = z
     /** Model tokens (input + output) per tenant per minute (0: off). */
     SOL_TOKEN_BUDGET_PER_MIN: wholeNumber(0).default(0),
     /** Requests in flight per API key (per tenant with auth off) in this process (0: off). */
-    SOL_MAX_CONCURRENT_PER_KEY: wholeNumber(0).default(16),
+    SOL_MAX_CONCURRENT_PER_KEY: wholeNumber(0).default(64),
     /** Where the rate limits and token budgets are counted: auto (Redis, else PostgreSQL, else memory). */
     SOL_RATE_LIMIT_STORE: z.enum(["auto", "memory", "redis", "postgres"]).default("auto"),
     /** Redis for the shared limits (`redis://` or `rediss://`). */
@@ -138,6 +138,9 @@ export const SolConfigSchema = z
       .regex(/^[a-z][a-z0-9_]{0,40}$/, "lowercase letters, digits and _")
       .default("sol_rl"),
     SOL_WINDOW_MESSAGES: wholeNumber(0, 200).default(12),
+    // A turn's lease on its transmission: renewed every third of it while the turn runs; a retry of
+    // the same requestId takes over once it lapsed (a crashed server's turn), never before.
+    SOL_TURN_LEASE_MS: wholeNumber(300, 600_000).default(10_000),
     // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
     SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),
     SOL_CONTEXT_PRESSURE_SHARE: z.coerce.number().gt(0).max(1).default(0.8),

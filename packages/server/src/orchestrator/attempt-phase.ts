@@ -1,14 +1,15 @@
 import { type ChatResponse, type PacketInput, SolError, type TransmissionRecord } from "@solserver/core";
 import { TraceBuffer } from "./trace-buffer.js";
+import { TurnLeaseLost } from "./turn-lease.js";
 import { runTurnPhases } from "./turn-pipeline.js";
 import type { TurnPlan } from "./turn-plan.js";
 import { startTurnRun, type TurnDelivery, type TurnDeps, type TurnRun } from "./turn-run.js";
 import type { TurnContext } from "./turn-service.js";
 
 /**
- * Runs one attempt of a claimed turn: opens the attempt (unless the claim did), runs the phases and,
- * when they fail, records the failed attempt and its trace. The attempt is finished inside the
- * turn's commit (one transaction fewer per turn).
+ * Runs one attempt of a claimed turn (opened by its claim or takeover, which gave it the lease): runs
+ * the phases and, when they fail, records the failed attempt and its trace. The attempt is finished
+ * inside the turn's commit (one transaction fewer per turn).
  */
 export async function runAttempt(
   deps: TurnDeps,
@@ -16,10 +17,9 @@ export async function runAttempt(
   packet: PacketInput,
   plan: TurnPlan,
   tx: TransmissionRecord,
-  started?: TurnDelivery,
+  delivery: TurnDelivery,
 ): Promise<ChatResponse> {
   const trace = new TraceBuffer(() => deps.clock.now());
-  const delivery = started ?? (await reopenAttempt(deps, ctx.tenantId, packet, tx));
   trace.add("receive", "completed", "Packet received", {
     requestId: packet.requestId,
     threadId: packet.threadId,
@@ -43,40 +43,13 @@ export async function runAttempt(
   }
 }
 
-/** A re-run (failed or stale transmission): takes it from queued to sending and opens a new attempt. */
-async function reopenAttempt(
-  deps: TurnDeps,
-  tenantId: string,
-  packet: PacketInput,
-  tx: TransmissionRecord,
-): Promise<TurnDelivery> {
-  const iso = () => new Date(deps.clock.now()).toISOString();
-  const startedMs = deps.clock.now();
-  const attemptId = deps.ids("att");
-  const moved = await deps.store.transmissions.setStatus(
-    tenantId,
-    tx.transmissionId,
-    "queued",
-    "sending",
-    iso(),
-  );
-  if (!moved) {
-    throw new SolError("conflict", "Another worker picked up this request; retry to get its result.", {
-      details: { requestId: packet.requestId },
-    });
-  }
-  await deps.store.transmissions.startAttempt(tenantId, {
-    attemptId,
-    transmissionId: tx.transmissionId,
-    status: "sending",
-    startedAt: iso(),
-  });
-  return { attemptId, startedMs, firstAttempt: false };
-}
-
-/** Records a failed attempt, its transmission and its trace; answers the error to throw. */
+/**
+ * Records a failed attempt, its transmission and its trace; answers the error to throw. An attempt
+ * that lost its lease records nothing: the takeover closed it, and the run is the new owner's.
+ */
 async function failAttempt(run: TurnRun, error: unknown): Promise<SolError> {
   const { deps, tenantId, tx, trace, delivery } = run;
+  if (error instanceof TurnLeaseLost) return error;
   const iso = () => new Date(deps.clock.now()).toISOString();
   const sol =
     error instanceof SolError ? error : new SolError("internal", "The turn failed.", { cause: error });
@@ -88,7 +61,15 @@ async function failAttempt(run: TurnRun, error: unknown): Promise<SolError> {
       errorCode: sol.code,
       latencyMs: deps.clock.now() - delivery.startedMs,
     }),
-    deps.store.transmissions.setStatus(tenantId, tx.transmissionId, "sending", "failed", iso()),
+    // Fenced: a holder that lost the lease mid-failure must not fail the new owner's transmission.
+    deps.store.transmissions.setStatus(
+      tenantId,
+      tx.transmissionId,
+      "sending",
+      "failed",
+      iso(),
+      delivery.attemptId,
+    ),
     deps.store.traces.append(tenantId, tx.traceRunId, tx.transmissionId, trace.drafts),
   ]);
   return sol;

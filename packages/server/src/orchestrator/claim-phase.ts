@@ -7,17 +7,17 @@ import type { TurnServiceOptions } from "./turn-service-options.js";
 
 /** The turn service's options with their defaults filled in. */
 export type ResolvedTurnOptions = TurnServiceOptions &
-  Required<Pick<TurnServiceOptions, "idempotencyWaitMs" | "staleTurnMs" | "sleep" | "metrics">>;
+  Required<Pick<TurnServiceOptions, "idempotencyWaitMs" | "turnLeaseMs" | "sleep" | "metrics">>;
 
-/** A replay of the stored response, or a transmission to run (`started` when this claim opened its attempt). */
+/** A replay of the stored response, or a transmission to run under the lease of the attempt `started` opened. */
 export type ClaimOutcome =
   | { readonly kind: "replay"; readonly response: ChatResponse; readonly createdAt: string }
-  | { readonly kind: "run"; readonly tx: TransmissionRecord; readonly started?: TurnDelivery };
+  | { readonly kind: "run"; readonly tx: TransmissionRecord; readonly started: TurnDelivery };
 
 /**
  * The claim phase: the request's idempotency claim. A new claim starts delivering in its own
- * transaction (created `sending` with the first attempt); an existing one is replayed, waited for,
- * refused (another body) or re-run.
+ * transaction (created `sending` with the first attempt, which holds the lease); an existing one is
+ * replayed, waited for, refused (another body) or taken over.
  */
 export async function claimPhase(
   opts: ResolvedTurnOptions,
@@ -41,26 +41,38 @@ export async function claimPhase(
     traceRunId: opts.ids("tr"),
     now: new Date(opts.clock.now()).toISOString(),
     ...(packet.packetId ? { packetId: packet.packetId } : {}),
-    startAttempt: { attemptId: started.attemptId, startedAt: new Date(started.startedMs).toISOString() },
+    startAttempt: {
+      attemptId: started.attemptId,
+      startedAt: new Date(started.startedMs).toISOString(),
+      leaseExpiresAt: new Date(started.startedMs + opts.turnLeaseMs).toISOString(),
+    },
   });
   if (claim.kind === "created") {
     return { kind: "run", tx: claim.transmission, started: { ...started, firstAttempt: true, reads } };
   }
-  const existing = await resolveExistingTransmission(
-    opts.store,
-    ctx.tenantId,
-    claim.transmission,
-    ctx.bodyHash,
-    {
-      timeoutMs: opts.idempotencyWaitMs,
-      pollMs: 25,
-      staleAfterMs: opts.staleTurnMs,
-      sleep: opts.sleep,
-      now: () => opts.clock.now(),
-    },
-  );
-  if (existing.kind === "replay") {
-    return { kind: "replay", response: existing.response, createdAt: claim.transmission.createdAt };
+  return awaitExisting(opts, ctx, claim.transmission);
+}
+
+/**
+ * A request that found its requestId claimed: the stored response once there is one (waiting for a
+ * live holder), or a takeover when the holder is gone; a takeover reads the thread afresh.
+ */
+export async function awaitExisting(
+  opts: ResolvedTurnOptions,
+  ctx: TurnContext,
+  existing: TransmissionRecord,
+): Promise<ClaimOutcome> {
+  const outcome = await resolveExistingTransmission(opts.store, ctx.tenantId, existing, ctx.bodyHash, {
+    timeoutMs: opts.idempotencyWaitMs,
+    pollMs: 25,
+    leaseMs: opts.turnLeaseMs,
+    newAttemptId: () => opts.ids("att"),
+    sleep: opts.sleep,
+    now: () => opts.clock.now(),
+  });
+  if (outcome.kind === "replay") {
+    return { kind: "replay", response: outcome.response, createdAt: existing.createdAt };
   }
-  return { kind: "run", tx: existing.transmission };
+  const started = { attemptId: outcome.attemptId, startedMs: outcome.startedMs, firstAttempt: false };
+  return { kind: "run", tx: outcome.transmission, started };
 }

@@ -1,22 +1,24 @@
-import {
-  type ActionNeeded,
-  type ChatResponse,
-  type ModeDecision,
-  SolError,
-  type TurnRetrieval,
-} from "@solserver/core";
+import type { ActionNeeded, ChatResponse, ModeDecision, TurnRetrieval } from "@solserver/core";
 import type { TurnBreakpoint } from "./breakpoint-phase.js";
 import type { FinalSignals } from "./final-signals.js";
 import type { GenerationResult } from "./generation.js";
 import type { LoadedTurn } from "./load-phase.js";
 import { planMemento, traceMementoPlan } from "./memento-phase.js";
 import type { TurnReply } from "./reply-phase.js";
+import { TurnLeaseLost } from "./turn-lease.js";
 import { buildTurnResponse } from "./turn-response.js";
 import type { TurnRun } from "./turn-run.js";
 
-// Each lost race means another turn committed, so n concurrent turns need at most n attempts; a retry
-// costs a re-read and a commit, never a model call.
-const MEMENTO_CAS_ATTEMPTS = 16;
+// Each lost race means another turn committed, so the loop ends: n concurrent turns need at most n
+// attempts, and a retry costs a re-read and a commit, never a model call. There is no cap (a capped
+// loop failed turns on a hot thread); a small jittered backoff keeps the losers from spinning in step.
+const CAS_BACKOFF_BASE_MS = 2;
+const CAS_BACKOFF_CAP_MS = 64;
+
+/** How long a turn that lost the memento race `attempt` times waits before merging again (full jitter). */
+export function casBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(CAS_BACKOFF_CAP_MS, CAS_BACKOFF_BASE_MS * 2 ** Math.min(attempt, 10));
+}
 
 /** What the turn produced before its commit; the commit phase turns it into one atomic write. */
 export interface TurnCommitInput {
@@ -33,11 +35,13 @@ export interface TurnCommitInput {
 
 /**
  * The commit phase: plans the memento and commits the turn in one transaction; when another turn advanced the memento
- * meanwhile (compare-and-swap lost), re-reads it, merges this turn onto it and commits again.
+ * meanwhile (compare-and-swap lost), re-reads it, merges this turn onto it and commits again, for as long
+ * as it takes. The commit is fenced by the attempt's lease: an attempt another took over throws
+ * TurnLeaseLost (the turn service then answers the new owner's response).
  */
 export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise<ChatResponse> {
   const { tenantId, packet, tx, trace, delivery, usage } = run;
-  const { store, clock, ids } = run.deps;
+  const { store, clock, ids, sleep } = run.deps;
   const { gen, reply } = input;
   const { baseline, contextOff } = input.loaded;
   const { threadId } = packet;
@@ -113,6 +117,7 @@ export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise
         attemptId: delivery.attemptId,
         patch: { status: "succeeded", endedAt: iso(), latencyMs: clock.now() - delivery.startedMs },
       },
+      leaseOwner: delivery.attemptId,
       ...(debug
         ? {}
         : {
@@ -127,10 +132,9 @@ export async function commitPhase(run: TurnRun, input: TurnCommitInput): Promise
       trace.drafts.length = 0;
       return response;
     }
-    if (attempt >= MEMENTO_CAS_ATTEMPTS) {
-      throw new SolError("conflict", "The thread memento kept changing during this turn; retry the request.");
-    }
+    if (committed.reason === "lease_lost") throw new TurnLeaseLost(packet.requestId);
     // Someone else advanced the memento: merge this turn onto the fresh one (compare-and-swap retry).
+    await sleep(casBackoffMs(attempt));
     stored = await store.mementos.get(tenantId, threadId);
     trace.add("memento_update", "warning", "Memento changed concurrently; merging again", { attempt });
   }

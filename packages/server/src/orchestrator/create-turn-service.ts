@@ -1,11 +1,19 @@
-import type { DriverBlock, DriverBlockStore, PacketInput } from "@solserver/core";
+import {
+  type ChatResponse,
+  type DriverBlock,
+  type DriverBlockStore,
+  type PacketInput,
+  SolError,
+  type TransmissionRecord,
+} from "@solserver/core";
 import { NO_METRICS, type SolMetrics } from "../observability/metrics.js";
 import { inSpan } from "../observability/tracing.js";
 import { runAttempt } from "./attempt-phase.js";
-import { claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
+import { awaitExisting, claimPhase, type ResolvedTurnOptions } from "./claim-phase.js";
 import { resolvePinnedContext } from "./pinned-context.js";
+import { holdLease, TurnLeaseLost } from "./turn-lease.js";
 import { resolveTurnPlan, type TurnPlan } from "./turn-plan.js";
-import type { TurnDeps } from "./turn-run.js";
+import type { TurnDelivery, TurnDeps } from "./turn-run.js";
 import type { TurnContext, TurnOutcome, TurnService } from "./turn-service.js";
 import type { TurnServiceOptions } from "./turn-service-options.js";
 
@@ -67,11 +75,18 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export function createTurnService(options: TurnServiceOptions): TurnService {
   const opts: ResolvedTurnOptions = Object.freeze({
     idempotencyWaitMs: 30_000,
-    staleTurnMs: 120_000,
+    turnLeaseMs: 10_000,
     sleep: defaultSleep,
     metrics: NO_METRICS,
     ...options,
   });
+  // A lease of zero would lapse at once and let every retry race its live holder.
+  if (!Number.isFinite(opts.turnLeaseMs) || opts.turnLeaseMs <= 0) {
+    throw new SolError(
+      "invalid_input",
+      `turnLeaseMs must be a positive number of ms, got ${opts.turnLeaseMs}`,
+    );
+  }
   const deps: TurnDeps = Object.freeze({
     ...opts,
     contextTokens: opts.contextTokens ?? DEFAULT_CONTEXT_TOKENS,
@@ -87,16 +102,44 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
       ...resolveTurnPlan(packet, ctx, opts.engines.policy, stored),
       ...(pinnedContext === undefined ? {} : { pinnedContext }),
     };
-    const claimed = await claimPhase(opts, ctx, packet, plan.facade.window !== undefined);
-    if (claimed.kind === "replay") {
-      return { response: claimed.response, replayed: true, createdAt: claimed.createdAt };
+    let claimed = await claimPhase(opts, ctx, packet, plan.facade.window !== undefined);
+    for (;;) {
+      if (claimed.kind === "replay") {
+        return { response: claimed.response, replayed: true, createdAt: claimed.createdAt };
+      }
+      try {
+        return {
+          response: await runLeased(claimed.tx, claimed.started),
+          replayed: false,
+          createdAt: claimed.tx.createdAt,
+        };
+      } catch (error) {
+        if (!(error instanceof TurnLeaseLost)) throw error;
+        // Another attempt took this turn over (this one stalled past its lease): its answer is ours.
+        const current = await opts.store.transmissions.get(ctx.tenantId, claimed.tx.transmissionId);
+        if (current === null) throw error;
+        claimed = await awaitExisting(opts, ctx, current);
+      }
     }
-    const work = runAttempt(deps, ctx, packet, plan, claimed.tx, claimed.started);
-    inFlight.add(work);
-    try {
-      return { response: await work, replayed: false, createdAt: claimed.tx.createdAt };
-    } finally {
-      inFlight.delete(work);
+
+    /** One attempt under its lease, renewed until it ends; counted for drain(). */
+    async function runLeased(tx: TransmissionRecord, started: TurnDelivery): Promise<ChatResponse> {
+      const lease = holdLease({
+        store: opts.store,
+        clock: opts.clock,
+        tenantId: ctx.tenantId,
+        transmissionId: tx.transmissionId,
+        owner: started.attemptId,
+        leaseMs: opts.turnLeaseMs,
+      });
+      const work = runAttempt(deps, ctx, packet, plan, tx, started);
+      inFlight.add(work);
+      try {
+        return await work;
+      } finally {
+        lease.stop();
+        inFlight.delete(work);
+      }
     }
   }
 

@@ -4,22 +4,29 @@ export interface IdempotencyWaitOptions {
   /** How long a duplicate waits for the first request to finish. */
   readonly timeoutMs: number;
   readonly pollMs: number;
-  /**
-   * A transmission still `sending` this long after its last update belongs to a process that died
-   * mid-turn: it is failed so a retry can run it again instead of waiting forever.
-   */
-  readonly staleAfterMs: number;
+  /** The lease a takeover holds (ms); the holder renews it, so it lapses only when the holder is gone. */
+  readonly leaseMs: number;
+  /** The attempt id a takeover opens. */
+  readonly newAttemptId: () => string;
   readonly sleep: (ms: number) => Promise<void>;
   readonly now: () => number;
 }
 
+/** A transmission taken over by this request, with the attempt it opened (the lease's new owner). */
+export interface TakenOver {
+  readonly transmission: TransmissionRecord;
+  readonly attemptId: string;
+  readonly startedMs: number;
+}
+
 export type ExistingOutcome =
   | { readonly kind: "replay"; readonly response: ChatResponse }
-  | { readonly kind: "rerun"; readonly transmission: TransmissionRecord };
+  | ({ readonly kind: "rerun" } & TakenOver);
 
 /**
  * Decides what a request whose requestId was already claimed gets: the stored response (waiting for
- * an in-flight twin to finish), a 409 for a different body, or a re-run of a transmission that failed.
+ * an in-flight twin to finish), a 409 for a different body, or a takeover once the twin's lease lapsed
+ * (its process died) or it failed. A live twin renews its lease, so it is waited for, never raced.
  */
 export async function resolveExistingTransmission(
   store: SolStore,
@@ -43,28 +50,8 @@ export async function resolveExistingTransmission(
       const stored = await store.responses.get(tenantId, current.requestId);
       if (stored) return { kind: "replay", response: stored.response };
     }
-    const stale = opts.now() - Date.parse(current.updatedAt) > opts.staleAfterMs;
-    if (stale && (current.status === "sending" || current.status === "queued")) {
-      const at = new Date(opts.now()).toISOString();
-      const { transmissionId } = current;
-      // Walk the abandoned transmission to `failed` along legal edges; the from-checks pick one winner.
-      if (current.status === "queued")
-        await store.transmissions.setStatus(tenantId, transmissionId, "queued", "sending", at);
-      await store.transmissions.setStatus(tenantId, transmissionId, "sending", "failed", at);
-      current = await store.transmissions.get(tenantId, transmissionId);
-      continue;
-    }
-    if (current?.status === "failed") {
-      // failed -> queued is the manual-retry edge; the from-check makes exactly one racer win it.
-      const won = await store.transmissions.setStatus(
-        tenantId,
-        current.transmissionId,
-        "failed",
-        "queued",
-        new Date(opts.now()).toISOString(),
-      );
-      if (won) return { kind: "rerun", transmission: { ...current, status: "queued" } };
-    }
+    const taken = await tryTakeOver(store, current, opts);
+    if (taken !== null) return { kind: "rerun", ...taken };
     if (opts.now() >= deadline) {
       throw new SolError("conflict", "A request with this requestId is still in progress; retry shortly.", {
         details: { requestId: current.requestId, status: current.status },
@@ -73,4 +60,33 @@ export async function resolveExistingTransmission(
     await opts.sleep(opts.pollMs);
     current = await store.transmissions.get(tenantId, current.transmissionId);
   }
+}
+
+/** True when the transmission's holder is gone by `nowIso`: it failed, or its lease lapsed (or it has none). */
+function holderGone(tx: TransmissionRecord, nowIso: string): boolean {
+  if (tx.status === "failed") return true;
+  if (tx.status === "succeeded") return false;
+  return tx.leaseExpiresAt === undefined || tx.leaseExpiresAt <= nowIso;
+}
+
+/** Takes the transmission over when its holder is gone; the store's conditional write picks one winner. */
+async function tryTakeOver(
+  store: SolStore,
+  tx: TransmissionRecord,
+  opts: IdempotencyWaitOptions,
+): Promise<TakenOver | null> {
+  const startedMs = opts.now();
+  const now = new Date(startedMs).toISOString();
+  // Read first: a live holder is the common case, and a takeover that cannot win writes nothing.
+  if (!holderGone(tx, now)) return null;
+  const attemptId = opts.newAttemptId();
+  const won = await store.transmissions.takeOver({
+    tenantId: tx.tenantId,
+    transmissionId: tx.transmissionId,
+    attemptId,
+    now,
+    leaseExpiresAt: new Date(startedMs + opts.leaseMs).toISOString(),
+  });
+  if (!won) return null;
+  return { transmission: { ...tx, status: "sending", leaseOwner: attemptId }, attemptId, startedMs };
 }

@@ -27,6 +27,8 @@ export type TurnDeps = Pick<
   readonly contextPressureShare: number;
   /** The mode pack's labels: a reply announcing a switch to another of them is strict mode drift. */
   readonly modeLabels: readonly string[];
+  /** Waits between memento compare-and-swap retries (the service's sleep). */
+  readonly sleep: (ms: number) => Promise<void>;
 };
 
 /** How this attempt of the turn was started. */

@@ -52,8 +52,11 @@ export interface TurnServiceOptions {
   readonly contextPressureShare?: number;
   /** How long a duplicate request waits for its in-flight twin. */
   readonly idempotencyWaitMs?: number;
-  /** After this long without progress a `sending` transmission is treated as abandoned (process died). */
-  readonly staleTurnMs?: number;
+  /**
+   * A running turn's lease on its transmission (default 10 s), renewed every third of it: a retry of
+   * the same requestId takes the turn over once the lease lapsed (its process died), never before.
+   */
+  readonly turnLeaseMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly contextInjector?: ContextInjector;
   readonly actionRecorder?: ActionRecorder;

@@ -47,4 +47,15 @@ describe("whole-number settings", () => {
       /SOL_LLM_TIMEOUT_MS: Too small/,
     );
   });
+
+  it("reads the turn lease (default 10 s) and refuses one too short to renew", () => {
+    expect(loadConfig({ env: {} }).SOL_TURN_LEASE_MS).toBe(10_000);
+    expect(loadConfig({ env: { SOL_TURN_LEASE_MS: "1500" } }).SOL_TURN_LEASE_MS).toBe(1500);
+    expect((configError({ env: { SOL_TURN_LEASE_MS: "0" } }) as Error).message).toMatch(
+      /SOL_TURN_LEASE_MS: Too small/,
+    );
+    expect((configError({ env: { SOL_TURN_LEASE_MS: "1.5s" } }) as Error).message).toContain(
+      "SOL_TURN_LEASE_MS: expected a whole number",
+    );
+  });
 });

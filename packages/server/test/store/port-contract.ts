@@ -10,6 +10,7 @@ import { mementoContract } from "./contract/mementos.js";
 import { messageContract } from "./contract/messages.js";
 import { tenancyContract } from "./contract/tenancy.js";
 import { traceContract } from "./contract/traces.js";
+import { transmissionLeaseContract } from "./contract/transmission-leases.js";
 import { transmissionContract } from "./contract/transmissions.js";
 import { unstorableKeyContract } from "./contract/unstorable-keys.js";
 
@@ -19,6 +20,7 @@ import { unstorableKeyContract } from "./contract/unstorable-keys.js";
  */
 export function runPortContract(harness: PortHarness, options: PortContractOptions): void {
   transmissionContract(harness, options);
+  transmissionLeaseContract(harness, options);
   messageContract(harness);
   mementoContract(harness, options);
   traceContract(harness, options);

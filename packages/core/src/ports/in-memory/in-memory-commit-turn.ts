@@ -70,6 +70,17 @@ function checkTurn(tables: TurnTables, input: CommitTurnInput, messages: readonl
 }
 
 /**
+ * True when the commit is fenced off: it names a lease owner, and the transmission is another
+ * attempt's, or already succeeded under another (the SQL commit checks this first too).
+ */
+function leaseLost(tables: TurnTables, input: CommitTurnInput): boolean {
+  if (input.leaseOwner === undefined) return false;
+  const row = tables.transmissions.rows.get(keyOf(input.tenantId, input.transmissionId));
+  if (row === undefined) return false;
+  return row.leaseOwner !== input.leaseOwner;
+}
+
+/**
  * Writes a finished turn all or nothing: every check runs before the first write, so a lost memento
  * compare-and-swap or a refused row leaves the tables as they were, as the SQL transaction does.
  */
@@ -87,6 +98,7 @@ export function commitTurnInMemory(
     attemptId: input.finishAttempt?.attemptId,
     traceRunId: input.trace?.traceRunId,
   });
+  if (leaseLost(tables, input)) return { ok: false, reason: "lease_lost" };
   const memento = input.memento;
   const plan =
     memento === undefined

@@ -86,6 +86,28 @@ function checkAttempt(tables: TransmissionTables, tenantId: TenantId, attempt: D
   }
 }
 
+/** True when a takeover at `now` may start: the transmission failed, or its holder's lease lapsed. */
+function takeOverDue(row: TransmissionRecord, now: string): boolean {
+  if (row.status === "failed") return true;
+  if (row.status === "succeeded") return false;
+  // ISO strings of one format compare in time order, as the SQL stores compare them.
+  return row.leaseExpiresAt === undefined || row.leaseExpiresAt <= now;
+}
+
+/** The row with its lease owner and expiry; absent values are left out, as the SQL stores read them. */
+export function withLease(
+  row: TransmissionRecord,
+  owner: string | undefined,
+  expiresAt: string | undefined,
+): TransmissionRecord {
+  const { leaseOwner: _owner, leaseExpiresAt: _expires, ...rest } = row;
+  return {
+    ...rest,
+    ...(owner === undefined ? {} : { leaseOwner: owner }),
+    ...(expiresAt === undefined ? {} : { leaseExpiresAt: expiresAt }),
+  };
+}
+
 /** The reference TransmissionStore: one claim per (tenant, requestId), attempts in start order. */
 export function createInMemoryTransmissionStore(
   tables: TransmissionTables = createTransmissionTables(),
@@ -136,7 +158,7 @@ export function createInMemoryTransmissionStore(
         updatedAt: input.now,
         deliveryAttempts: [],
       };
-      tables.rows.set(key, record);
+      tables.rows.set(key, withLease(record, start?.attemptId, start?.leaseExpiresAt));
       tables.byRequest.set(keyOf(input.tenantId, input.requestId), input.transmissionId);
       if (start !== undefined) {
         const attempt: DeliveryAttempt = {
@@ -147,7 +169,10 @@ export function createInMemoryTransmissionStore(
         };
         tables.attempts.set(keyOf(input.tenantId, start.attemptId), { tenantId: input.tenantId, attempt });
       }
-      return { kind: "created", transmission: withAttempts(tables, record) as TransmissionRecord };
+      return {
+        kind: "created",
+        transmission: withAttempts(tables, tables.rows.get(key)) as TransmissionRecord,
+      };
     },
 
     async get(tenantId, transmissionId) {
@@ -157,13 +182,50 @@ export function createInMemoryTransmissionStore(
 
     getByRequestId: async (tenantId, requestId) => byRequestId(tenantId, requestId),
 
-    async setStatus(tenantId, transmissionId, from, to, now) {
+    async setStatus(tenantId, transmissionId, from, to, now, leaseOwner) {
       assertTransition(from, to);
       if (!isStorableKey(tenantId, transmissionId)) return false;
       const key = keyOf(tenantId, transmissionId);
       const row = tables.rows.get(key);
       if (row === undefined || row.status !== from) return false;
+      if (leaseOwner !== undefined && row.leaseOwner !== leaseOwner) return false;
       tables.rows.set(key, { ...row, status: to, updatedAt: now });
+      return true;
+    },
+
+    async renewLease(tenantId, transmissionId, owner, expiresAt) {
+      if (!isStorableKey(tenantId, transmissionId)) return false;
+      const key = keyOf(tenantId, transmissionId);
+      const row = tables.rows.get(key);
+      if (row === undefined || row.status !== "sending" || row.leaseOwner !== owner) return false;
+      tables.rows.set(key, { ...row, leaseExpiresAt: expiresAt });
+      return true;
+    },
+
+    async takeOver(input) {
+      assertStorableKeys({ attemptId: input.attemptId });
+      if (!isStorableKey(input.tenantId, input.transmissionId)) return false;
+      const key = keyOf(input.tenantId, input.transmissionId);
+      const row = tables.rows.get(key);
+      if (row === undefined || !takeOverDue(row, input.now)) return false;
+      if (tables.attempts.has(keyOf(input.tenantId, input.attemptId))) {
+        throw new SolError("conflict", `Delivery attempt ${input.attemptId} already exists`);
+      }
+      for (const slot of tables.attempts.values()) {
+        const { attempt } = slot;
+        if (slot.tenantId !== input.tenantId || attempt.transmissionId !== input.transmissionId) continue;
+        if (attempt.status === "sending")
+          patchAttempt(slot, { status: "failed", endedAt: input.now, errorCode: "lease_lapsed" });
+      }
+      const taken = { ...row, status: "sending" as const, updatedAt: input.now };
+      tables.rows.set(key, withLease(taken, input.attemptId, input.leaseExpiresAt));
+      const attempt: DeliveryAttempt = {
+        attemptId: input.attemptId,
+        transmissionId: input.transmissionId,
+        status: "sending",
+        startedAt: input.now,
+      };
+      tables.attempts.set(keyOf(input.tenantId, input.attemptId), { tenantId: input.tenantId, attempt });
       return true;
     },
 

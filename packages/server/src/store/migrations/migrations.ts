@@ -15,7 +15,7 @@ import { v13Memories } from "./v13-memories.js";
 import { v14Checkpoints } from "./v14-checkpoints.js";
 import { v15PinnedContexts } from "./v15-pinned-contexts.js";
 import { v16DriverBlocks } from "./v16-driver-blocks.js";
-import { v17Reserved } from "./v17-reserved.js";
+import { v17TransmissionLeases } from "./v17-transmission-leases.js";
 import { v18AgencyState } from "./v18-agency-state.js";
 
 export type { Migration } from "./ddl.js";
@@ -38,6 +38,6 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v14Checkpoints,
   v15PinnedContexts,
   v16DriverBlocks,
-  v17Reserved,
+  v17TransmissionLeases,
   v18AgencyState,
 ]);

@@ -9,6 +9,13 @@ import { insertResponse } from "./response-store.js";
 import { insertTraceDrafts } from "./trace-store.js";
 import { finishAttemptIn } from "./transmission-store.js";
 
+/** Thrown inside the transaction to roll it back when another attempt holds the lease. */
+class LeaseLost extends Error {
+  constructor() {
+    super("lease_lost");
+  }
+}
+
 /** Thrown inside the transaction to roll it back when the memento compare-and-swap loses. */
 class MementoConflict extends Error {
   constructor(readonly currentVersion: number | null) {
@@ -20,7 +27,9 @@ class MementoConflict extends Error {
  * Writes a finished turn in one transaction: memento CAS (or the turns-since-persist bump), the user
  * and assistant messages, the stored response, the transmission's move to `succeeded` (from
  * `queued` or `sending`) and, when given, the finished delivery attempt and the turn's trace events.
- * A lost CAS rolls everything back and returns `memento_conflict`.
+ * A lost CAS rolls everything back and returns `memento_conflict`. With `leaseOwner`, the
+ * transmission is moved first and only while that attempt holds its lease (else `lease_lost`): its row
+ * lock also makes a concurrent commit of the same transmission wait for this one.
  */
 export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Promise<CommitTurnResult> {
   // Checked before the transaction: the memento write or bump comes first and would meet them raw.
@@ -36,6 +45,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
   try {
     return await ctx.db.transaction().execute(async (db) => {
       const tx: StoreContext = { ...ctx, db };
+      await markSucceeded(tx, input);
       let mementoVersion: number | null = null;
       if (input.memento !== undefined) {
         const write = await putMemento(
@@ -73,7 +83,6 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
         response: input.response,
         createdAt: input.now,
       });
-      await markSucceeded(tx, input.tenantId, input.transmissionId, input.now);
       if (input.finishAttempt !== undefined) {
         await finishAttemptIn(tx, input.tenantId, input.finishAttempt.attemptId, input.finishAttempt.patch);
       }
@@ -90,6 +99,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
       return { ok: true as const, mementoVersion };
     });
   } catch (error) {
+    if (error instanceof LeaseLost) return { ok: false, reason: "lease_lost" };
     if (error instanceof MementoConflict) {
       return { ok: false, reason: "memento_conflict", currentVersion: error.currentVersion };
     }
@@ -114,21 +124,37 @@ const markSucceededQuery = preparedQuery((db, now: string, tenantId: string, tra
     .where("status", "in", ["queued", "sending"]),
 );
 
-async function markSucceeded(
-  ctx: StoreContext,
-  tenantId: string,
-  transmissionId: string,
-  now: string,
-): Promise<void> {
-  const result = await markSucceededQuery(ctx, now, tenantId, transmissionId);
+const markOwnedSucceededQuery = preparedQuery(
+  (db, now: string, tenantId: string, transmissionId: string, owner: string) =>
+    db
+      .updateTable("transmissions")
+      .set({ status: "succeeded", updated_at: now })
+      .where("tenant_id", "=", tenantId)
+      .where("transmission_id", "=", transmissionId)
+      .where("status", "in", ["queued", "sending"])
+      .where("lease_owner", "=", owner),
+);
+
+/** Moves the transmission to `succeeded` (fenced by its lease owner when given), or throws why it cannot. */
+async function markSucceeded(ctx: StoreContext, input: CommitTurnInput): Promise<void> {
+  const { tenantId, transmissionId, now, leaseOwner: owner } = input;
+  const result =
+    owner === undefined
+      ? await markSucceededQuery(ctx, now, tenantId, transmissionId)
+      : await markOwnedSucceededQuery(ctx, now, tenantId, transmissionId, owner);
   if ((result.numAffectedRows ?? 0n) > 0n) return;
   const row = await ctx.db
     .selectFrom("transmissions")
-    .select("status")
+    .select(["status", "lease_owner"])
     .where("tenant_id", "=", tenantId)
     .where("transmission_id", "=", transmissionId)
     .executeTakeFirst();
   if (row === undefined) throw new SolError("not_found", `Transmission ${transmissionId} not found`);
+  if (owner !== undefined && row.lease_owner !== owner) throw new LeaseLost();
+  // Moved first in the commit, this is where a second commit of one request meets the first.
+  if (row.status === "succeeded") {
+    throw new SolError("conflict", `Turn of request ${input.requestId} is already committed`);
+  }
   throw new SolError("invalid_transition", `A transmission cannot move from ${row.status} to succeeded`, {
     details: { from: row.status, to: "succeeded" },
   });

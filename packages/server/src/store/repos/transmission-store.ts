@@ -15,19 +15,9 @@ import { assertStorableKeys, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { isForeignKeyViolation, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import { insertRowsRaw } from "../sql/raw-insert.js";
 import type { DeliveryAttemptsTable, TransmissionsTable } from "../sql/schema.js";
-
-const ATTEMPT_COLUMNS = [
-  "tenant_id",
-  "attempt_id",
-  "transmission_id",
-  "status",
-  "started_at",
-  "ended_at",
-  "error_code",
-  "latency_ms",
-] as const satisfies readonly (keyof DeliveryAttemptsTable)[];
+import { insertAttempt } from "./delivery-attempt-rows.js";
+import { renewLease, takeOver } from "./transmission-lease.js";
 
 const insertClaimQuery = preparedQuery(
   (
@@ -42,6 +32,8 @@ const insertClaimQuery = preparedQuery(
     bodyHash: string,
     traceRunId: string,
     now: string,
+    leaseOwner: string | null,
+    leaseExpiresAt: string | null,
   ) =>
     db
       .insertInto("transmissions")
@@ -57,6 +49,8 @@ const insertClaimQuery = preparedQuery(
         trace_run_id: traceRunId,
         created_at: now,
         updated_at: now,
+        lease_owner: leaseOwner,
+        lease_expires_at: leaseExpiresAt,
       })
       // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
       .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
@@ -94,32 +88,6 @@ export function assertTransition(from: TransmissionStatus, to: TransmissionStatu
       details: { from, to },
     });
   }
-}
-
-async function insertAttempt(
-  handle: Pick<StoreContext, "db" | "dialect">,
-  tenantId: TenantId,
-  attempt: DeliveryAttempt,
-): Promise<void> {
-  assertStorableKeys({
-    tenantId,
-    attemptId: attempt.attemptId,
-    transmissionId: attempt.transmissionId,
-    errorCode: attempt.errorCode,
-  });
-  // Precompiled: every claim opens an attempt.
-  await insertRowsRaw(handle, "delivery_attempts", ATTEMPT_COLUMNS, [
-    [
-      tenantId,
-      attempt.attemptId,
-      attempt.transmissionId,
-      attempt.status,
-      attempt.startedAt,
-      attempt.endedAt ?? null,
-      attempt.errorCode ?? null,
-      attempt.latencyMs ?? null,
-    ],
-  ]);
 }
 
 /** Finishes a delivery attempt through `ctx.db` (the store's handle or a caller's transaction). */
@@ -216,6 +184,8 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
             input.bodyHash,
             input.traceRunId,
             input.now,
+            start?.attemptId ?? null,
+            start?.leaseExpiresAt ?? null,
           )
         ).rows[0];
       let inserted: Selectable<TransmissionsTable> | undefined;
@@ -270,18 +240,24 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
 
     getByRequestId,
 
-    async setStatus(tenantId, transmissionId, from, to, now) {
+    async setStatus(tenantId, transmissionId, from, to, now, leaseOwner) {
       assertTransition(from, to);
       if (!isStorableKey(tenantId, transmissionId)) return false;
-      const result = await db
+      let query = db
         .updateTable("transmissions")
         .set({ status: to, updated_at: now })
         .where("tenant_id", "=", tenantId)
         .where("transmission_id", "=", transmissionId)
-        .where("status", "=", from)
-        .executeTakeFirst();
+        .where("status", "=", from);
+      if (leaseOwner !== undefined) query = query.where("lease_owner", "=", leaseOwner);
+      const result = await query.executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
+
+    renewLease: (tenantId, transmissionId, owner, expiresAt) =>
+      renewLease(ctx, tenantId, transmissionId, owner, expiresAt),
+
+    takeOver: (input) => takeOver(ctx, input),
 
     async startAttempt(tenantId, attempt) {
       try {
@@ -328,6 +304,8 @@ function toRecord(row: Selectable<TransmissionsTable>, attempts: DeliveryAttempt
     traceRunId: row.trace_run_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.lease_owner === null ? {} : { leaseOwner: row.lease_owner }),
+    ...(row.lease_expires_at === null ? {} : { leaseExpiresAt: row.lease_expires_at }),
     deliveryAttempts: attempts,
   };
 }

@@ -23,6 +23,9 @@ export interface TransmissionsTable {
   trace_run_id: string;
   created_at: string;
   updated_at: string;
+  /** v17: the delivery attempt holding the lease, and when it lapses (ISO); null for no lease. */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
 }
 
 export interface DeliveryAttemptsTable {
