@@ -63,16 +63,35 @@ async function drive(url) {
   const packet = { requestId: "smoke-1", threadId: "smoke", message: "Help me plan a picnic on Saturday." };
   const turn = await post(url, "/v1/chat", packet);
   const reply = JSON.parse(turn.text);
-  check("POST /v1/chat", turn.status === 200 && reply.assistant?.content?.length > 0, `status ${turn.status}`);
+  check(
+    "POST /v1/chat",
+    turn.status === 200 && reply.assistant?.content?.length > 0,
+    `status ${turn.status}`,
+  );
   const replay = await post(url, "/v1/chat", packet);
-  check("replay of the same requestId", replay.headers.get("idempotent-replayed") === "true" && replay.text === turn.text);
-  const stream = await post(url, "/v1/chat", { ...packet, requestId: "smoke-2" }, { accept: "text/event-stream" });
-  check("streamed turn", stream.status === 200 && stream.text.includes("event: final"), `status ${stream.status}`);
+  check(
+    "replay of the same requestId",
+    replay.headers.get("idempotent-replayed") === "true" && replay.text === turn.text,
+  );
+  const stream = await post(
+    url,
+    "/v1/chat",
+    { ...packet, requestId: "smoke-2" },
+    { accept: "text/event-stream" },
+  );
+  check(
+    "streamed turn",
+    stream.status === 200 && stream.text.includes("event: final"),
+    `status ${stream.status}`,
+  );
   const facade = await post(url, "/v1/chat/completions", {
     model: "sol",
     messages: [{ role: "user", content: "Say hello." }],
   });
-  check("POST /v1/chat/completions", facade.status === 200 && JSON.parse(facade.text).object === "chat.completion");
+  check(
+    "POST /v1/chat/completions",
+    facade.status === 200 && JSON.parse(facade.text).object === "chat.completion",
+  );
   const memory = await post(url, "/v1/memories", { text: "I prefer window seats.", requestId: "smoke-mem" });
   check("POST /v1/memories", memory.status === 200 || memory.status === 201, `status ${memory.status}`);
   const trace = await (await fetch(`${url}/v1/traces/${reply.trace.traceRunId}`)).json();
@@ -99,5 +118,7 @@ try {
   await client.end();
 }
 const failed = checks.filter((c) => !c.ok).length;
-process.stdout.write(`${checks.length - failed}/${checks.length} smoke checks passed on Node ${process.versions.node}\n`);
+process.stdout.write(
+  `${checks.length - failed}/${checks.length} smoke checks passed on Node ${process.versions.node}\n`,
+);
 process.exit(failed === 0 ? 0 : 1);
