@@ -11,8 +11,22 @@ export const TimeZoneName = z
   .string()
   .refine(isValidTimeZone, { message: 'Expected an IANA time zone such as "Europe/Paris" or "UTC".' });
 
-/** `meta`: free-form client facts (app version, locale...); `timezone`, when present, is checked. */
+/** Most JSON a packet's `meta` may hold: client facts are a few fields, never a document. */
+export const MAX_PACKET_META_CHARS = 16_384;
+
+/**
+ * `meta`: free-form client facts (app version, locale...), at most MAX_PACKET_META_CHARS of JSON (a
+ * larger one would ride through the whole turn: hashed, stored, replayed); `timezone`, when present,
+ * is checked.
+ */
 export const PacketMeta = z.record(z.string().max(64), z.unknown()).superRefine((meta, ctx) => {
+  if ((JSON.stringify(meta)?.length ?? 0) > MAX_PACKET_META_CHARS) {
+    ctx.addIssue({
+      code: "custom",
+      message: `meta must be at most ${MAX_PACKET_META_CHARS} characters of JSON; it holds client facts (app version, locale, timezone).`,
+    });
+    return;
+  }
   if (meta.timezone === undefined) return;
   const zone = TimeZoneName.safeParse(meta.timezone);
   if (!zone.success) {

@@ -21,7 +21,7 @@ describe("large and deep JSON bodies", () => {
   });
   afterAll(async () => s.close());
 
-  it("accepts a ~1 MiB body nested 120 levels deep", async () => {
+  it("parses a ~1 MiB body nested 120 levels deep, then refuses its oversized meta naming the field", async () => {
     const body = JSON.stringify({
       requestId: "big",
       threadId: "t-big",
@@ -31,8 +31,17 @@ describe("large and deep JSON bodies", () => {
     expect(body.length).toBeGreaterThan(900_000);
     expect(body.length).toBeLessThan(1_048_576);
     const r = await s.request("POST", "/v1/chat", body);
-    expect(r.status).toBe(200);
-    expect(r.json.assistant.content).toEqual(expect.any(String));
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe("invalid_input");
+    expect(r.json.error.details).toEqual([expect.objectContaining({ path: "meta" })]);
+    // Small client facts still pass.
+    const ok = await s.request("POST", "/v1/chat", {
+      requestId: "big",
+      threadId: "t-big",
+      message: "hi",
+      meta: { appVersion: "1.2.3", locale: "fr-FR", timezone: "Europe/Paris" },
+    });
+    expect(ok.status).toBe(200);
   });
 
   it("refuses a ~1 MiB body one level too deep with a 400 that says so, brackets in strings not counted", async () => {

@@ -60,6 +60,7 @@ describe.skipIf(pgTestsDisabled())("two server processes on one PostgreSQL schem
       // A retried call would be a second upstream request for one turn; none is expected here.
       SOL_LLM_MAX_RETRIES: "0",
       SOL_RATE_LIMIT_PER_MIN: "0",
+      SOL_MAX_CONCURRENT_PER_KEY: "0",
     };
     servers = await Promise.all([startServeProcess(env), startServeProcess(env)]);
   }, 180_000);

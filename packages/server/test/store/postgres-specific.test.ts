@@ -64,6 +64,8 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
     expect(await tablesIn(schema)).toEqual([
       "action_executions",
       "actions",
+      "agency_signatures",
+      "agency_state",
       "calendar_events",
       "checkpoint_sessions",
       "checkpoints",
