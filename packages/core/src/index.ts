@@ -204,6 +204,9 @@ export {
   withDetectedDecisions,
 } from "./memento/index.js";
 export {
+  ACTION_BINDING_VERSION,
+  type ActionBindingFields,
+  actionBindingInput,
   decideProposal,
   hashActionPayload,
   transitionAction,

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { announcePgSkip, pgTestsDisabled } from "../support/pg.js";
+import { actionBindingSuite } from "./suite/action-binding.js";
 import { actionGateSuite } from "./suite/action-gate.js";
 import { actionProposalSuite } from "./suite/action-proposals.js";
 import { agencySuite } from "./suite/agency.js";
@@ -20,6 +21,7 @@ describe.skipIf(pgTestsDisabled())("HTTP contract on PostgreSQL", () => {
   providerPipelineSuite("postgres");
   flowPackTurnSuite("postgres");
   actionGateSuite("postgres");
+  actionBindingSuite("postgres");
   actionProposalSuite("postgres");
   agencySuite("postgres");
 });

@@ -1,3 +1,4 @@
+import { actionBindingSuite } from "./suite/action-binding.js";
 import { actionGateSuite } from "./suite/action-gate.js";
 import { actionProposalSuite } from "./suite/action-proposals.js";
 import { agencySuite } from "./suite/agency.js";
@@ -15,5 +16,6 @@ mementoTenancySuite("sqlite-file");
 providerPipelineSuite("sqlite-file");
 flowPackTurnSuite("sqlite-file");
 actionGateSuite("sqlite-file");
+actionBindingSuite("sqlite-file");
 actionProposalSuite("sqlite-file");
 agencySuite("sqlite-file");

@@ -15,6 +15,8 @@ import { v13Memories } from "./v13-memories.js";
 import { v14Checkpoints } from "./v14-checkpoints.js";
 import { v15PinnedContexts } from "./v15-pinned-contexts.js";
 import { v16DriverBlocks } from "./v16-driver-blocks.js";
+import { v17Reserved, v18Reserved } from "./v17-v18-reserved.js";
+import { v19Integrity } from "./v19-integrity.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -36,4 +38,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v14Checkpoints,
   v15PinnedContexts,
   v16DriverBlocks,
+  v17Reserved,
+  v18Reserved,
+  v19Integrity,
 ]);

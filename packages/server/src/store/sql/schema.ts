@@ -171,6 +171,9 @@ export interface ActionsTable {
   updated_at: string;
   /** Bumped by every status change; claims compare-and-swap on it. */
   version: number;
+  /** Added by migration 19: the server key and HMAC the approval is bound to; NULL on older rows. */
+  binding_key_id: string | null;
+  binding_mac: string | null;
 }
 
 /** Added by migration 3: the answer given to one execute request_id. */
