@@ -179,10 +179,17 @@ export {
 export type { SolErrorCode, SolErrorOptions } from "./errors.js";
 export { isSolError, SOL_ERROR_CODES, SolError } from "./errors.js";
 export {
+  type AnchoredRunBreak,
   canonicalJson,
+  checkAnchoredRun,
+  findAnchorChainBreak,
   findTraceChainBreak,
+  nextTraceAnchor,
   sha256Hex,
+  TRACE_ANCHOR_GENESIS_HASH,
   TRACE_GENESIS_HASH,
+  type TraceAnchor,
+  traceAnchorHashInput,
   traceHashInput,
 } from "./hash/index.js";
 export type { CheckpointPolicy } from "./heartbeat/index.js";

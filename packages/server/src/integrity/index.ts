@@ -5,3 +5,4 @@ export {
   type SecretSettings,
   type SecretSource,
 } from "./resolve-secret.js";
+export { type TraceVerification, type TraceVerifyReason, verifyTenantTraces } from "./verify-traces.js";

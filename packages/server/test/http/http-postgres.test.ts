@@ -10,6 +10,7 @@ import { checkpointSuite } from "./suite/checkpoints.js";
 import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
+import { traceAnchorSuite } from "./suite/trace-anchors.js";
 
 // Fails when PostgreSQL is unreachable, unless SOL_TEST_NO_PG=1 says this machine has none.
 announcePgSkip("http-postgres");
@@ -22,6 +23,7 @@ describe.skipIf(pgTestsDisabled())("HTTP contract on PostgreSQL", () => {
   flowPackTurnSuite("postgres");
   actionGateSuite("postgres");
   actionBindingSuite("postgres");
+  traceAnchorSuite("postgres");
   actionProposalSuite("postgres");
   agencySuite("postgres");
 });

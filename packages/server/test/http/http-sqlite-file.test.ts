@@ -8,6 +8,7 @@ import { checkpointSuite } from "./suite/checkpoints.js";
 import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
+import { traceAnchorSuite } from "./suite/trace-anchors.js";
 
 chatTurnSuite("sqlite-file");
 checkpointSuite("sqlite-file");
@@ -17,5 +18,6 @@ providerPipelineSuite("sqlite-file");
 flowPackTurnSuite("sqlite-file");
 actionGateSuite("sqlite-file");
 actionBindingSuite("sqlite-file");
+traceAnchorSuite("sqlite-file");
 actionProposalSuite("sqlite-file");
 agencySuite("sqlite-file");

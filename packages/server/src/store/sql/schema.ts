@@ -176,6 +176,17 @@ export interface ActionsTable {
   binding_mac: string | null;
 }
 
+/** Added by migration 19: one link of a tenant's trace anchor chain (core `TraceAnchor`). */
+export interface TraceAnchorsTable {
+  tenant_id: string;
+  tenant_seq: number;
+  trace_run_id: string;
+  run_tail_seq: number;
+  run_tail_hash: string;
+  prev_anchor_hash: string;
+  anchor_hash: string;
+}
+
 /** Added by migration 3: the answer given to one execute request_id. */
 export interface ActionExecutionsTable {
   tenant_id: string;
@@ -295,6 +306,7 @@ export interface StoreDatabase {
   trace_events: TraceEventsTable;
   responses: ResponsesTable;
   actions: ActionsTable;
+  trace_anchors: TraceAnchorsTable;
   action_executions: ActionExecutionsTable;
   reminders: RemindersTable;
   calendar_events: CalendarEventsTable;
