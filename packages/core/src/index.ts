@@ -194,10 +194,17 @@ export {
 export type { SolErrorCode, SolErrorOptions } from "./errors.js";
 export { isSolError, SOL_ERROR_CODES, SolError } from "./errors.js";
 export {
+  type AnchoredRunBreak,
   canonicalJson,
+  checkAnchoredRun,
+  findAnchorChainBreak,
   findTraceChainBreak,
+  nextTraceAnchor,
   sha256Hex,
+  TRACE_ANCHOR_GENESIS_HASH,
   TRACE_GENESIS_HASH,
+  type TraceAnchor,
+  traceAnchorHashInput,
   traceHashInput,
 } from "./hash/index.js";
 export type { CheckpointPolicy } from "./heartbeat/index.js";
@@ -219,6 +226,9 @@ export {
   withDetectedDecisions,
 } from "./memento/index.js";
 export {
+  ACTION_BINDING_VERSION,
+  type ActionBindingFields,
+  actionBindingInput,
   decideProposal,
   hashActionPayload,
   transitionAction,

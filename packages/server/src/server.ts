@@ -46,6 +46,7 @@ import {
 } from "./cra/index.js";
 import { buildApp } from "./http/app.js";
 import { createSolMetrics, instrumentProvider, NO_METRICS } from "./observability/index.js";
+import { resolveKeyring } from "./integrity/index.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";
 import { createOpenAiEmbeddings, createProvider, withEmbeddingCache } from "./providers/index.js";
@@ -245,6 +246,8 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     isProduction: config.production,
     strictFinalize: config.PLANNING_STRICT_FINALIZE === "1",
   };
+  // Before the store opens: production without SOL_ACTION_SECRET stops here.
+  const keys = resolveKeyring(config, { ownStore: options.store === undefined });
   const store =
     options.store ??
     (await openStoreOn(config.SOL_DB_URL, config.SOL_DB_THREAD, {
@@ -280,6 +283,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     executors,
     clock,
     ids: randomIds,
+    keyring: keys.keyring,
     executeTimeoutMs: config.SOL_ACTION_TIMEOUT_MS,
     leaseMs: config.SOL_ACTION_LEASE_MS,
     // The checkpoint service needs the gate (its confirmations are gate actions), so the gate's CRA
@@ -382,6 +386,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
   }
   const log = app.log;
   logThreadStop = (error) => log.fatal({ err: error }, "The store thread stopped");
+  if (keys.warning !== undefined) log.warn(keys.warning);
   let closed = false;
   return {
     app,

@@ -4,6 +4,7 @@ import type {
   DeferActionResult,
   ExecuteActionResult,
   ThreadMementoV02 as ThreadMementoV02Type,
+  TraceAnchor,
   TraceEvent as TraceEventType,
 } from "@solserver/core";
 import {
@@ -35,6 +36,8 @@ export interface TraceRun {
   readonly events: TraceEventType[];
   /** Set when more events follow: pass it as `afterSeq` for the next page. */
   readonly nextAfterSeq?: number;
+  /** The tenant anchors naming this run (core `checkAnchoredRun`); absent from older servers. */
+  readonly anchors?: TraceAnchor[];
 }
 
 /** Which page of a run `getTrace` reads: the events after `afterSeq`, at most `limit` (server bound 1000). */
@@ -139,8 +142,9 @@ const actionNeeded = fromSchema(ActionNeeded);
 export const responses = {
   chat: fromSchema(ChatResponse),
   memento: fromSchema(ThreadMementoV02),
-  traceRun: shape<TraceRun>({ traceRunId: "string", events: "array", nextAfterSeq: "number?" }, (v) =>
-    fieldIssues(v, "events", arrayOf(fromSchema(TraceEvent))),
+  traceRun: shape<TraceRun>(
+    { traceRunId: "string", events: "array", nextAfterSeq: "number?", anchors: "array?" },
+    (v) => fieldIssues(v, "events", arrayOf(fromSchema(TraceEvent))),
   ),
   actionState: fromSchema(ActionViewSchema),
   actionExecution: fromSchema(ExecuteActionResultSchema),

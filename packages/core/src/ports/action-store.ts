@@ -20,12 +20,19 @@ export interface NewAction {
   readonly why: string | null;
   readonly payload: Readonly<Record<string, unknown>>;
   readonly payloadHash: string;
+  /** Id of the server key whose HMAC binds the approval (see `actionBindingInput`). */
+  readonly bindingKeyId?: string;
+  /** HMAC-SHA256 (hex) of `actionBindingInput` under that key. */
+  readonly bindingMac?: string;
   readonly now: string;
 }
 
 /** A stored action. `payload` is null when the stored column is not a JSON object (a damaged row). */
-export interface StoredAction extends Omit<NewAction, "now" | "payload"> {
+export interface StoredAction extends Omit<NewAction, "now" | "payload" | "bindingKeyId" | "bindingMac"> {
   readonly payload: Readonly<Record<string, unknown>> | null;
+  /** Null on a row stored before approvals were keyed (schema v19): such a row never runs. */
+  readonly bindingKeyId: string | null;
+  readonly bindingMac: string | null;
   readonly status: ActionStatus;
   readonly receipt: ActionReceipt | null;
   readonly error: ActionError | null;

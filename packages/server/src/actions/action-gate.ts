@@ -11,6 +11,7 @@ import {
   transitionAction,
   userAsksForAction,
 } from "@solserver/core";
+import type { Keyring } from "../integrity/index.js";
 import type { ActionRecorder } from "../orchestrator/turn-service-options.js";
 import type { ActionStore, ExecutionOutcome, StoredAction } from "../store/index.js";
 import { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./action-policy.js";
@@ -32,6 +33,8 @@ export interface ActionGateOptions {
   readonly executors: ExecutorRegistry;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** The server keys that sign each proposal's binding and verify it before a run. */
+  readonly keyring: Keyring;
   /** How long an executor may run before it is aborted and the run fails. */
   readonly executeTimeoutMs: number;
   /** How long a claim holds; an `executing` action older than this is recovered. Must exceed the timeout. */
@@ -130,7 +133,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
       }
       const approved = transitionAction(action.status, "approve");
       if (!approved.ok) throw notExecutable(action);
-      const payload = verifyBinding(action);
+      const payload = verifyBinding(action, opts.keyring);
       const started = transitionAction(approved.value, "start");
       if (!started.ok) throw notExecutable(action);
       // The database decides between racing approvals: only one conditional update matches.

@@ -1,6 +1,6 @@
 export { type ActionGate, type ActionGateOptions, createActionGate } from "./action-gate.js";
 export { type ActionPolicy, type ActionPolicyContext, policyParamsOf } from "./action-policy.js";
-export { verifyBinding } from "./binding.js";
+export { signBinding, verifyBinding } from "./binding.js";
 export { createExecutorRegistry, type ExecutorRegistry } from "./executor-registry.js";
 export {
   assertRoomForBlock,

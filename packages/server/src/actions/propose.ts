@@ -7,8 +7,10 @@ import {
   type IdGenerator,
   SolError,
 } from "@solserver/core";
+import type { Keyring } from "../integrity/index.js";
 import type { ProposedAction } from "../orchestrator/proposed-action.js";
 import type { ActionSource, ActionStore } from "../store/index.js";
+import { signBinding } from "./binding.js";
 import { toActionNeeded } from "./views.js";
 
 /** What {@link proposeAction} needs. */
@@ -16,6 +18,8 @@ export interface ProposeDeps {
   readonly actions: ActionStore;
   readonly ids: IdGenerator;
   readonly clock: Clock;
+  /** Signs each proposal's binding (see `verifyBinding`). */
+  readonly keyring: Keyring;
 }
 
 /** One action to put in front of the user: a proposed action with where it anchors and who asked. */
@@ -75,14 +79,17 @@ export async function proposeAction(
       action: toActionNeeded(existing),
     };
   }
+  const tenantId = input.tenantId;
+  const actionId = input.actionId ?? deps.ids("act");
+  const kind = proposal.action_kind;
   const stored = await deps.actions.insert({
-    tenantId: input.tenantId,
-    actionId: input.actionId ?? deps.ids("act"),
+    tenantId,
+    actionId,
     threadId: input.threadId,
     messageId: input.messageId,
     requestId: input.requestId,
     source: input.source,
-    kind: proposal.action_kind,
+    kind,
     label: proposal.action_label,
     bullets: proposal.action_summary_bullets,
     target: proposal.action_target ?? null,
@@ -90,6 +97,7 @@ export async function proposeAction(
     why: proposal.action_why ?? null,
     payload,
     payloadHash,
+    ...signBinding(deps.keyring, { tenantId, actionId, kind, payload }),
     now: new Date(deps.clock.now()).toISOString(),
   });
   return { outcome: "created", action: toActionNeeded(stored) };

@@ -34,10 +34,13 @@ program
   .action(runChat);
 
 program
-  .command("trace <traceRunId>")
-  .description("print a trace run as a readable timeline and verify its hash chain")
+  .command("trace [traceRunId]")
+  .description(
+    "print a trace run as a readable timeline and verify its hash chain and anchors; --all (or no id) verifies every anchored run of the tenant",
+  )
   .option("-u, --url <url>", "server base URL", "http://127.0.0.1:8787")
   .option("-k, --api-key <key>", "API key (or SOL_API_KEY)")
+  .option("-a, --all", "verify the tenant's whole anchor chain (GET /v1/traces/verify)")
   .action(runTrace);
 
 program

@@ -46,6 +46,29 @@ const ApiKeys = z.string().transform((raw, ctx) => {
   return keys;
 });
 
+/** A secret of at least 32 bytes; its text is never repeated in a message. */
+const Secret = z.string().refine((value) => Buffer.byteLength(value, "utf8") >= 32, {
+  message: "must be at least 32 bytes (e.g. the output of `openssl rand -hex 32`)",
+});
+
+/** Comma-separated secrets still accepted for verification during a rotation. */
+const SecretList = z.string().transform((raw, ctx) => {
+  const secrets = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const [index, secret] of secrets.entries()) {
+    if (Buffer.byteLength(secret, "utf8") < 32) {
+      ctx.addIssue({
+        code: "custom",
+        message: `entry ${index + 1} of ${secrets.length} is shorter than 32 bytes`,
+      });
+      return z.NEVER;
+    }
+  }
+  return secrets;
+});
+
 /** Comma-separated http(s) origins ("https://hooks.example.com"), normalised to `URL.origin`. */
 const OriginList = z.string().transform((raw, ctx) => {
   const origins: string[] = [];
@@ -162,6 +185,10 @@ export const SolConfigSchema = z
     SOL_WEB_DIR: z.string().min(1).optional(),
     SOL_ACTION_TIMEOUT_MS: wholeNumber(1).default(15_000),
     SOL_ACTION_LEASE_MS: wholeNumber(1).default(120_000),
+    /** The server key that binds approvals and anchors traces (see README "Rotating the action secret"). */
+    SOL_ACTION_SECRET: Secret.optional(),
+    /** Earlier SOL_ACTION_SECRETs, still accepted for verification while a rotation settles. */
+    SOL_ACTION_SECRETS_PREVIOUS: SecretList.optional(),
     SOL_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
     SOL_WEBHOOK_ALLOWLIST: OriginList.optional(),
     /** Agency converter dedup window (ms, 0..300000). */

@@ -7,6 +7,7 @@ import {
   openStore,
   type SqlSolStore,
 } from "../../src/index.js";
+import { testKeyring } from "../support/keyring.js";
 import { announcePgSkip, pgTestsDisabled } from "../support/pg.js";
 import { BACKENDS, makeDatabase } from "../support/test-server.js";
 
@@ -56,6 +57,7 @@ describe.each(BACKENDS.filter((b) => b !== "postgres" || !pgTestsDisabled()))(
       };
       let n = 0;
       const gate = createActionGate({
+        keyring: testKeyring(),
         actions: wrap(claimBarrier(store.actions, parties)),
         executors: createExecutorRegistry([counting]),
         clock: createManualClock(Date.parse("2026-01-01T00:00:00.000Z")),

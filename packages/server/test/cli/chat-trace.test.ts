@@ -68,8 +68,9 @@ describe("sol chat and sol trace against a running sol serve", () => {
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe(`trace ${trace.traceRunId} (${events.events.length} events)`);
+    expect(lines.at(-2)).toBe("anchors: valid (1)");
     expect(lines.at(-1)).toBe("hash chain: valid");
-    const timeline = lines.slice(1, -1);
+    const timeline = lines.slice(1, -2);
     expect(timeline).toHaveLength(events.events.length);
     timeline.forEach((line, i) => {
       const event = events.events[i];

@@ -209,7 +209,10 @@ describe("api.md conformance: JSON bodies sent under another content type", () =
 describe("api.md conformance: production mode, facade idempotency, debug traces", () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ backend: "sqlite-memory", env: { NODE_ENV: "production" } });
+    s = await startTestServer({
+      backend: "sqlite-memory",
+      env: { NODE_ENV: "production", SOL_ACTION_SECRET: "production-test-secret-0123456789abcdef" },
+    });
   });
   afterAll(async () => {
     await s.close();

@@ -16,6 +16,7 @@ import {
 } from "../../src/cra/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { EXAMPLE_ATLAS_PATH } from "../support/atlas.js";
+import { testKeyring } from "../support/keyring.js";
 
 const T = "tenant-a";
 const deleteUser = { type: "action_pre" as const, action: { type: "delete_user", params: { user: "u-1" } } };
@@ -33,6 +34,7 @@ async function setup() {
   opened.push(store);
   const clock = createManualClock(Date.parse("2025-06-01T00:00:00.000Z"));
   const gate = createActionGate({
+    keyring: testKeyring(),
     actions: store.actions,
     executors: createExecutorRegistry([
       createCheckpointConfirmationExecutor(

@@ -113,7 +113,10 @@ describe("drive tick over HTTP with an injected clock", () => {
 
 describe("dev-only inputs in production", () => {
   it("ignores convertEligible in the body, so no task is created; counters reset is not available", async () => {
-    const srv = await serverAt(createManualClock(T0), { NODE_ENV: "production" });
+    const srv = await serverAt(createManualClock(T0), {
+      NODE_ENV: "production",
+      SOL_ACTION_SECRET: "production-test-secret-0123456789abcdef",
+    });
     const res = await srv.request("POST", "/v1/thoughts", {
       text: "I should explore the cave. [GOAL: explore cave]",
       convertEligible: true,

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { announcePgSkip, pgTestsDisabled } from "../support/pg.js";
+import { actionBindingSuite } from "./suite/action-binding.js";
 import { actionGateSuite } from "./suite/action-gate.js";
 import { actionProposalSuite } from "./suite/action-proposals.js";
 import { agencySuite } from "./suite/agency.js";
@@ -9,6 +10,7 @@ import { checkpointSuite } from "./suite/checkpoints.js";
 import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
+import { traceAnchorSuite } from "./suite/trace-anchors.js";
 
 // Fails when PostgreSQL is unreachable, unless SOL_TEST_NO_PG=1 says this machine has none.
 announcePgSkip("http-postgres");
@@ -20,6 +22,8 @@ describe.skipIf(pgTestsDisabled())("HTTP contract on PostgreSQL", () => {
   providerPipelineSuite("postgres");
   flowPackTurnSuite("postgres");
   actionGateSuite("postgres");
+  actionBindingSuite("postgres");
+  traceAnchorSuite("postgres");
   actionProposalSuite("postgres");
   agencySuite("postgres");
 });

@@ -1,3 +1,4 @@
+import { actionBindingSuite } from "./suite/action-binding.js";
 import { actionGateSuite } from "./suite/action-gate.js";
 import { actionProposalSuite } from "./suite/action-proposals.js";
 import { agencySuite } from "./suite/agency.js";
@@ -7,6 +8,7 @@ import { checkpointSuite } from "./suite/checkpoints.js";
 import { flowPackTurnSuite } from "./suite/flow-pack-turns.js";
 import { mementoTenancySuite } from "./suite/memento-tenancy.js";
 import { providerPipelineSuite } from "./suite/provider-pipeline.js";
+import { traceAnchorSuite } from "./suite/trace-anchors.js";
 
 chatTurnSuite("sqlite-file");
 checkpointSuite("sqlite-file");
@@ -15,5 +17,7 @@ mementoTenancySuite("sqlite-file");
 providerPipelineSuite("sqlite-file");
 flowPackTurnSuite("sqlite-file");
 actionGateSuite("sqlite-file");
+actionBindingSuite("sqlite-file");
+traceAnchorSuite("sqlite-file");
 actionProposalSuite("sqlite-file");
 agencySuite("sqlite-file");

@@ -81,6 +81,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL store", () => {
       "tasks",
       "thoughts",
       "thread_stats",
+      "trace_anchors",
       "trace_events",
       "transmissions",
     ]);

@@ -32,7 +32,11 @@ function checkNewAction(action: NewAction): void {
     dataUsed,
     why,
   });
-  assertStorableKeys({ payloadHash: action.payloadHash });
+  assertStorableKeys({
+    payloadHash: action.payloadHash,
+    bindingKeyId: action.bindingKeyId,
+    bindingMac: action.bindingMac,
+  });
   assertStorableJson(action.bullets, "bullets");
   assertStorableJson(action.payload, "payload");
 }
@@ -89,9 +93,11 @@ export function createInMemoryActionStore(): ActionStore {
       checkNewAction(action);
       const key = keyOf(action.tenantId, action.actionId);
       if (actions.has(key)) throw new SolError("conflict", `Action ${action.actionId} already exists`);
-      const { now, ...fields } = action;
+      const { now, bindingKeyId, bindingMac, ...fields } = action;
       const row: StoredAction = {
         ...jsonCopy(fields),
+        bindingKeyId: bindingKeyId ?? null,
+        bindingMac: bindingMac ?? null,
         status: "proposed",
         receipt: null,
         error: null,

@@ -2,6 +2,7 @@ import type { TraceEvent, TraceEventDraft } from "../../contracts/trace.js";
 import { SolError } from "../../errors.js";
 import { canonicalJson } from "../../hash/canonical-json.js";
 import { sha256Hex } from "../../hash/sha256.js";
+import { nextTraceAnchor, type TraceAnchor } from "../../hash/trace-anchor.js";
 import { TRACE_GENESIS_HASH, traceHashInput } from "../../hash/trace-chain.js";
 import type { TenantId } from "../tenant.js";
 import type { TraceStore } from "../trace-store.js";
@@ -15,6 +16,23 @@ import {
 
 /** Runs by tenant and traceRunId, each an array in seq order; shared with the turn and session writes. */
 export type TraceTable = Map<string, TraceEvent[]>;
+
+/** Each table's anchor chains by tenant: kept beside the table so every writer of it anchors. */
+const anchorChains = new WeakMap<TraceTable, Map<string, TraceAnchor[]>>();
+
+function chainOf(table: TraceTable, tenantId: TenantId): TraceAnchor[] {
+  let byTenant = anchorChains.get(table);
+  if (byTenant === undefined) {
+    byTenant = new Map();
+    anchorChains.set(table, byTenant);
+  }
+  let chain = byTenant.get(tenantId);
+  if (chain === undefined) {
+    chain = [];
+    byTenant.set(tenantId, chain);
+  }
+  return chain;
+}
 
 /** The event with keys in canonical order, as the SQL stores serve it. */
 function served(event: Omit<TraceEvent, "hash">, hash: string): TraceEvent {
@@ -83,6 +101,11 @@ export function appendChained(
     prevHash = hash;
   }
   table.set(key, [...run, ...added]);
+  const tail = added[added.length - 1];
+  if (tail !== undefined) {
+    const anchors = chainOf(table, tenantId);
+    anchors.push(nextTraceAnchor(anchors[anchors.length - 1] ?? null, tail));
+  }
   return added.map(copyEvent);
 }
 
@@ -113,6 +136,13 @@ export function createInMemoryTraceStore(
       const run = table.get(keyOf(tenantId, traceRunId)) ?? [];
       const after = run.filter((event) => afterSeq === undefined || event.seq > afterSeq);
       return after.slice(0, limit ?? after.length).map(copyEvent);
+    },
+    async anchors(tenantId, traceRunId) {
+      if (!isStorableKey(tenantId, traceRunId)) return [];
+      const chain = chainOf(table, tenantId);
+      return (traceRunId === undefined ? chain : chain.filter((a) => a.traceRunId === traceRunId)).map(
+        (a) => ({ ...a }),
+      );
     },
   };
 }

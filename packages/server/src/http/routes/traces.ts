@@ -2,6 +2,7 @@ import { ErrorBody, SolError, TraceEvent } from "@solserver/core";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { verifyTenantTraces } from "../../integrity/index.js";
 import type { AppDeps } from "../app-deps.js";
 import { queryInt } from "../query-int.js";
 
@@ -12,10 +13,28 @@ import { queryInt } from "../query-int.js";
  */
 export const TRACE_PAGE_LIMIT = 1000;
 
+const TraceAnchorBody = z.object({
+  tenantSeq: z.number().int(),
+  traceRunId: z.string(),
+  runTailSeq: z.number().int(),
+  runTailHash: z.string(),
+  prevAnchorHash: z.string(),
+  anchorHash: z.string(),
+});
+
 const TraceRun = z.object({
   traceRunId: z.string(),
   events: z.array(TraceEvent),
   nextAfterSeq: z.number().int().optional(),
+  /** The tenant anchors naming this run (additive; empty for runs from before schema v19). */
+  anchors: z.array(TraceAnchorBody),
+});
+
+const TraceVerifyBody = z.object({
+  ok: z.boolean(),
+  checkedRuns: z.number().int(),
+  head: z.object({ tenantSeq: z.number().int(), anchorHash: z.string() }).nullable(),
+  break: z.object({ traceRunId: z.string(), reason: z.string() }).optional(),
 });
 
 const TracePageQuery = z.object({
@@ -28,6 +47,12 @@ const TracePageQuery = z.object({
  * one page at a time. When more events follow, `nextAfterSeq` is what to pass as `afterSeq` next.
  */
 export function registerTraceRoutes(app: FastifyInstance, deps: AppDeps): void {
+  // Static, so Fastify matches it before the parametric run route below.
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get("/v1/traces/verify", { schema: { response: { 200: TraceVerifyBody } } }, async (req) =>
+      verifyTenantTraces(deps.store.traces, req.tenantId),
+    );
   app.withTypeProvider<ZodTypeProvider>().get(
     "/v1/traces/:traceRunId",
     {
@@ -53,9 +78,20 @@ export function registerTraceRoutes(app: FastifyInstance, deps: AppDeps): void {
         events.length > 0 ||
         (afterSeq !== undefined &&
           (await deps.store.traces.get(tenantId, traceRunId, { limit: 1 })).length > 0);
-      if (!exists) throw new SolError("not_found", `No trace run ${traceRunId}.`);
+      if (!exists) {
+        // A run the tenant's anchors name but whose events are gone was removed, not never written.
+        const anchored = (await deps.store.traces.anchors(tenantId, traceRunId)).length > 0;
+        throw new SolError(
+          "not_found",
+          anchored
+            ? `Trace run ${traceRunId} was anchored but its events are gone (removed).`
+            : `No trace run ${traceRunId}.`,
+          anchored ? { details: { reason: "run_removed" } } : {},
+        );
+      }
       const last = events.at(-1);
-      return { traceRunId, events, ...(more && last ? { nextAfterSeq: last.seq } : {}) };
+      const anchors = await deps.store.traces.anchors(tenantId, traceRunId);
+      return { traceRunId, events, ...(more && last ? { nextAfterSeq: last.seq } : {}), anchors };
     },
   );
 }

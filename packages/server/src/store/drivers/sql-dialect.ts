@@ -17,8 +17,11 @@ export interface SqlDialect {
   placeholder(n: number): string;
   /** A failed statement leaves its transaction usable, so a refused insert can be followed up. */
   readonly statementErrorKeepsTransaction: boolean;
-  /** Serialises appends to one trace run inside the transaction `db` (a no-op for one writer). */
-  lockTraceRun(db: Kysely<StoreDatabase>, tenantId: string, traceRunId: string): Promise<void>;
+  /**
+   * Serialises a tenant's trace appends inside the transaction `db` (a no-op for one writer): every
+   * append moves the tenant's one anchor head, so appends to any of its runs take turns.
+   */
+  lockTraceTenant(db: Kysely<StoreDatabase>, tenantId: string): Promise<void>;
 }
 
 /** The dialect object of a store kind. */

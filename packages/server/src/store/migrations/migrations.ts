@@ -17,6 +17,7 @@ import { v15PinnedContexts } from "./v15-pinned-contexts.js";
 import { v16DriverBlocks } from "./v16-driver-blocks.js";
 import { v17TransmissionLeases } from "./v17-transmission-leases.js";
 import { v18AgencyState } from "./v18-agency-state.js";
+import { v19Integrity } from "./v19-integrity.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v16DriverBlocks,
   v17TransmissionLeases,
   v18AgencyState,
+  v19Integrity,
 ]);

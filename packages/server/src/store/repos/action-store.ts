@@ -83,6 +83,8 @@ export function createActionStore(ctx: StoreContext): ActionStore {
           why: action.why,
           payload: encodeJson(action.payload, "payload"),
           payload_hash: action.payloadHash,
+          binding_key_id: action.bindingKeyId ?? null,
+          binding_mac: action.bindingMac ?? null,
           status: "proposed",
           receipt: null,
           error: null,
@@ -205,6 +207,8 @@ function textFields(action: NewAction): [string, string][] {
     ["dataUsed", action.dataUsed],
     ["why", action.why],
     ["payloadHash", action.payloadHash],
+    ["bindingKeyId", action.bindingKeyId ?? null],
+    ["bindingMac", action.bindingMac ?? null],
   ];
   return fields.filter((entry): entry is [string, string] => entry[1] !== null);
 }
@@ -245,6 +249,8 @@ function decodeAction(ctx: StoreContext, row: Selectable<ActionsTable>): StoredA
     why: row.why,
     payload: isRecord(payload) ? payload : null,
     payloadHash: row.payload_hash,
+    bindingKeyId: row.binding_key_id,
+    bindingMac: row.binding_mac,
     status: row.status as ActionStatus,
     receipt: (safeJson(ctx, row.receipt) ?? null) as ActionReceipt | null,
     error: (safeJson(ctx, row.error) ?? null) as ActionError | null,

@@ -1,5 +1,5 @@
-import type { TenantId, TraceEvent, TraceEventDraft, TraceStore } from "@solserver/core";
-import { SolError } from "@solserver/core";
+import type { TenantId, TraceAnchor, TraceEvent, TraceEventDraft, TraceStore } from "@solserver/core";
+import { nextTraceAnchor, SolError } from "@solserver/core";
 import type { Selectable } from "kysely";
 import { canonicalJson, sha256Hex } from "../canonical-json.js";
 import { sqlDialect } from "../drivers/sql-dialect.js";
@@ -13,7 +13,7 @@ import type { StoreContext } from "../sql/context.js";
 import { isRetryableConflict, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
 import { insertRowsRaw } from "../sql/raw-insert.js";
-import type { TraceEventsTable } from "../sql/schema.js";
+import type { TraceAnchorsTable, TraceEventsTable } from "../sql/schema.js";
 import { canonicalEventJson, GENESIS_HASH, servedTraceEvent } from "./trace-hash.js";
 
 /** Appends racing on one run retry this often; the PostgreSQL advisory lock makes a retry rare. */
@@ -119,7 +119,9 @@ export async function insertTraceDrafts(
     checkDrafts(tenantId, traceRunId, transmissionId, drafts);
     try {
       // A run that is not empty already holds seq 0, so the first statement is the one refused.
-      await insertChained(tx, tenantId, chain(traceRunId, transmissionId, drafts, null, tx.nowIso));
+      const chained = chain(traceRunId, transmissionId, drafts, null, tx.nowIso);
+      await insertChained(tx, tenantId, chained);
+      await anchorTail(tx, tenantId, chained);
       return;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -150,12 +152,57 @@ async function writeTraceDrafts(
 ): Promise<ChainedDraft[]> {
   if (drafts.length === 0) return [];
   checkDrafts(tenantId, traceRunId, transmissionId, drafts);
-  // Appends to one run queue instead of colliding on seq and retrying.
-  await sqlDialect(tx.dialect).lockTraceRun(tx.db, tenantId, traceRunId);
+  // A tenant's appends queue (they all move its anchor head) instead of colliding and retrying.
+  await sqlDialect(tx.dialect).lockTraceTenant(tx.db, tenantId);
   const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
   const chained = chain(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
   await insertChained(tx, tenantId, chained);
+  await anchorTail(tx, tenantId, chained);
   return chained;
+}
+
+const selectAnchorHead = preparedQuery((db, tenantId: string) =>
+  db
+    .selectFrom("trace_anchors")
+    .select(["tenant_seq", "anchor_hash"])
+    .where("tenant_id", "=", tenantId)
+    .orderBy("tenant_seq", "desc")
+    .limit(1),
+);
+
+/** Appends the tenant's next anchor, naming the run's new tail, in the append's own transaction. */
+async function anchorTail(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
+  const tail = chained[chained.length - 1];
+  if (tail === undefined) return;
+  const head = (await selectAnchorHead(tx, tenantId)).rows[0];
+  const anchor = nextTraceAnchor(
+    head === undefined ? null : { tenantSeq: Number(head.tenant_seq), anchorHash: head.anchor_hash },
+    { traceRunId: tail.unhashed.traceRunId, seq: tail.unhashed.seq, hash: tail.hash },
+    sha256Hex,
+  );
+  await tx.db
+    .insertInto("trace_anchors")
+    .values({
+      tenant_id: tenantId,
+      tenant_seq: anchor.tenantSeq,
+      trace_run_id: anchor.traceRunId,
+      run_tail_seq: anchor.runTailSeq,
+      run_tail_hash: anchor.runTailHash,
+      prev_anchor_hash: anchor.prevAnchorHash,
+      anchor_hash: anchor.anchorHash,
+    })
+    .execute();
+}
+
+function fromAnchorRow(row: Selectable<TraceAnchorsTable>): TraceAnchor {
+  return {
+    tenantSeq: Number(row.tenant_seq),
+    traceRunId: row.trace_run_id,
+    runTailSeq: Number(row.run_tail_seq),
+    runTailHash: row.run_tail_hash,
+    prevAnchorHash: row.prev_anchor_hash,
+    anchorHash: row.anchor_hash,
+  };
 }
 
 async function insertChained(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
@@ -214,6 +261,14 @@ export function createTraceStore(ctx: StoreContext): TraceStore {
       if (limit !== undefined) query = query.limit(limit);
       const rows = await query.execute();
       return rows.map((row) => fromRow(ctx, row));
+    },
+
+    async anchors(tenantId, traceRunId) {
+      if (!isStorableKey(tenantId, traceRunId)) return [];
+      let query = ctx.db.selectFrom("trace_anchors").selectAll().where("tenant_id", "=", tenantId);
+      if (traceRunId !== undefined) query = query.where("trace_run_id", "=", traceRunId);
+      const rows = await query.orderBy("tenant_seq").execute();
+      return rows.map(fromAnchorRow);
     },
   };
 }

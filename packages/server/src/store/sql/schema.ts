@@ -174,6 +174,20 @@ export interface ActionsTable {
   updated_at: string;
   /** Bumped by every status change; claims compare-and-swap on it. */
   version: number;
+  /** Added by migration 19: the server key and HMAC the approval is bound to; NULL on older rows. */
+  binding_key_id: string | null;
+  binding_mac: string | null;
+}
+
+/** Added by migration 19: one link of a tenant's trace anchor chain (core `TraceAnchor`). */
+export interface TraceAnchorsTable {
+  tenant_id: string;
+  tenant_seq: number;
+  trace_run_id: string;
+  run_tail_seq: number;
+  run_tail_hash: string;
+  prev_anchor_hash: string;
+  anchor_hash: string;
 }
 
 /** Added by migration 3: the answer given to one execute request_id. */
@@ -318,6 +332,7 @@ export interface StoreDatabase {
   trace_events: TraceEventsTable;
   responses: ResponsesTable;
   actions: ActionsTable;
+  trace_anchors: TraceAnchorsTable;
   action_executions: ActionExecutionsTable;
   reminders: RemindersTable;
   calendar_events: CalendarEventsTable;

@@ -26,6 +26,8 @@ export function newAction(actionId: string, overrides: Partial<NewAction> = {}):
     why: "You asked me to.",
     payload,
     payloadHash: hashActionPayload("create_reminder", payload),
+    bindingKeyId: "0123456789abcdef",
+    bindingMac: "ab".repeat(32),
     now: T0,
     ...overrides,
   };

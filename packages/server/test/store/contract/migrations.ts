@@ -1,6 +1,7 @@
 import { type CommitTurnInput, isSolError, type TurnDrift } from "@solserver/core";
 import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { verifyBinding } from "../../../src/actions/index.js";
 import {
   MIGRATIONS,
   type Migration,
@@ -8,7 +9,9 @@ import {
   type SqlSolStore,
   verifyTraceChain,
 } from "../../../src/store/index.js";
+import { testKeyring } from "../../support/keyring.js";
 import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT } from "../fixtures/v1.js";
+import { seedV16Action, V16_ACTION } from "../fixtures/v16-action.js";
 import { claimInput, turnInput } from "../support/samples.js";
 import type { ContractOptions, Harness } from "./harness.js";
 
@@ -179,6 +182,32 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
         { role: "user", content: "question 4" },
         { role: "assistant", content: "answer 4", modeLabel: "companion" },
       ]);
+    });
+
+    it("v19 keeps a pending v16 action readable and unkeyed: the gate refuses to run it (fails closed)", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ to: 16 });
+      await seedV16Action(store.db as unknown as Kysely<unknown>);
+      await store.migrate();
+      const row = await store.actions.get(V16_ACTION.tenantId, V16_ACTION.actionId);
+      expect(row).toMatchObject({
+        status: "proposed",
+        payload: V16_ACTION.payload,
+        payloadHash: V16_ACTION.payloadHash,
+        bindingKeyId: null,
+        bindingMac: null,
+      });
+      const refusal = (() => {
+        try {
+          return verifyBinding(row as NonNullable<typeof row>, testKeyring());
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(isSolError(refusal) && refusal.details).toEqual({
+        action_id: V16_ACTION.actionId,
+        reason: "binding_unkeyed",
+      });
     });
 
     it("refuses a database migrated by newer code", async () => {

@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
-import type { TraceEvent, TraceEventDraft } from "@solserver/core";
+import {
+  checkAnchoredRun,
+  findAnchorChainBreak,
+  type TraceEvent,
+  type TraceEventDraft,
+} from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "../../../src/store/index.js";
 import { T0 } from "../support/samples.js";
@@ -101,6 +106,29 @@ export function traceContract(harness: PortHarness, options: PortContractOptions
       for (let i = 0; i < run.length; i += 2) {
         expect(run[i + 1]?.phase).toBe(run[i]?.phase.replace(/-1$/, "-2"));
       }
+    });
+
+    it("parallel appends to many runs of one tenant (two stores on one database) form one anchor chain", async () => {
+      const stores = options.sharedUrl
+        ? await Promise.all([harness.open(), harness.open()])
+        : [await harness.open()];
+      await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          stores[i % stores.length]!.traces.append("tenant-anchored", `run-${i % 6}`, null, [draft(`a${i}`)]),
+        ),
+      );
+      const anchors = await stores[0]!.traces.anchors("tenant-anchored");
+      expect(anchors.map((a) => a.tenantSeq)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+      expect(findAnchorChainBreak(anchors)).toBeNull();
+      for (let r = 0; r < 6; r++) {
+        const run = await stores[0]!.traces.get("tenant-anchored", `run-${r}`);
+        const own = await stores[0]!.traces.anchors("tenant-anchored", `run-${r}`);
+        expect(own).toHaveLength(4);
+        expect(checkAnchoredRun(run, own)).toBeNull();
+        // Recomputed from zero without its last event, the run no longer matches its anchors.
+        expect(checkAnchoredRun(run.slice(0, -1), own)).toBe("run_truncated");
+      }
+      expect(await stores[0]!.traces.anchors("tenant-other")).toEqual([]);
     });
 
     it("stores large appends in one go", async () => {

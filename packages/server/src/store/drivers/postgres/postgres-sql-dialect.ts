@@ -11,7 +11,11 @@ export const POSTGRES_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
   placeholder: (n: number) => `$${n}`,
   // A failed statement aborts the whole transaction.
   statementErrorKeepsTransaction: false,
-  async lockTraceRun(db, tenantId, traceRunId) {
-    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext(${traceRunId}))`.execute(db);
+  async lockTraceTenant(db, tenantId) {
+    // Held to commit; the trace append is the last write of every transaction that takes it, so a
+    // holder never waits on a lock another waiter holds.
+    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext('sol:trace-anchor-head'))`.execute(
+      db,
+    );
   },
 });

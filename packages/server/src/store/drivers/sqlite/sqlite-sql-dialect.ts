@@ -8,5 +8,5 @@ export const SQLITE_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
   decodeOrderedJson: (value: unknown) => JSON.parse(value as string),
   placeholder: () => "?",
   statementErrorKeepsTransaction: true,
-  lockTraceRun: async () => {},
+  lockTraceTenant: async () => {},
 });
