@@ -45,8 +45,8 @@ import {
   threadSessionId,
 } from "./cra/index.js";
 import { buildApp } from "./http/app.js";
-import { createSolMetrics, instrumentProvider, NO_METRICS } from "./observability/index.js";
 import { resolveKeyring } from "./integrity/index.js";
+import { createSolMetrics, instrumentProvider, NO_METRICS } from "./observability/index.js";
 import { createTurnService } from "./orchestrator/create-turn-service.js";
 import { createTurnEngines } from "./orchestrator/turn-engines.js";
 import { createOpenAiEmbeddings, createProvider, withEmbeddingCache } from "./providers/index.js";
