@@ -77,7 +77,8 @@ export async function deliver(
       const got = await sendOnce(url, packet).catch(() => null);
       if (got === null) {
         turn.copies.push({ instance, status: "network_error", body: "" });
-        if (killedAt() !== undefined) turn.lostToKillAt ??= killedAt();
+        const at = killedAt();
+        if (at !== undefined) turn.lostToKillAt ??= at;
       } else {
         turn.copies.push({ instance, status: got.status, body: got.body });
         if (got.status === 200) {
