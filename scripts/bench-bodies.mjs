@@ -83,7 +83,9 @@ async function serve() {
 }
 
 async function measure() {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--server"], {
+  // BENCH_BODIES_NODE_ARGS: extra node flags for the server child (e.g. "--cpu-prof --cpu-prof-dir=prof").
+  const nodeArgs = (process.env.BENCH_BODIES_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, fileURLToPath(import.meta.url), "--server"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const [line] = await once(createInterface({ input: child.stdout }), "line");

@@ -142,6 +142,8 @@ export const SolConfigSchema = z
     /** The active prompt profile's id; by default the only one SOL_PROFILES loads, else the built-in. */
     SOL_PROFILE: z.string().min(1).max(64).optional(),
     SOL_BODY_LIMIT: wholeNumber(1).default(1_048_576),
+    /** Most JSON values one body may hold, counted on the raw text before parsing (bounds the parse). */
+    SOL_BODY_MAX_VALUES: wholeNumber(100).default(50_000),
     /** How long a client may take to send a whole request (headers and body); 0 turns the limit off. */
     SOL_REQUEST_TIMEOUT_MS: wholeNumber(0).default(60_000),
     SOL_RATE_LIMIT_PER_MIN: wholeNumber(0).default(6000),

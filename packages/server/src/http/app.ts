@@ -114,7 +114,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       return (reply as FastifyReply).code(mapped.status).send(mapped.body);
     },
   });
-  allowEmptyJsonBody(app);
+  allowEmptyJsonBody(app, { maxValues: deps.config.SOL_BODY_MAX_VALUES });
   app.setValidatorCompiler(validatorCompiler);
   // Response schemas document the API; replies are built from validated contracts, so plain JSON is enough.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -5,8 +5,9 @@ import {
   inspectJson,
   MAX_JSON_DEPTH,
   mayHoldUnstorableText,
-  nestedDeeperThan,
+  scanJsonShape,
   tooDeep,
+  tooManyValues,
 } from "./json-inspect.js";
 
 type ParserDone = (error: Error | null, body?: unknown) => void;
@@ -18,16 +19,19 @@ const LARGE_BODY_BYTES = 64 * 1024;
  * JSON body parsing for every route: an empty body sent as `application/json` (many clients set the
  * header on every POST) counts as no body, so body-less routes such as `POST /v1/actions/:actionId/defer`
  * work, while routes that need a body still answer 400 from their schema. A body nested deeper than
- * MAX_JSON_DEPTH, or holding text no store can keep (NUL, unpaired surrogates), is a 400 naming the
+ * MAX_JSON_DEPTH or holding more than `limits.maxValues` values (both found by one scan of the raw
+ * text, so such a body is never parsed), or holding text no store can keep (NUL, unpaired surrogates), is a 400 naming the
  * field, before any work starts. Everything else goes through Fastify's own safe JSON parser.
  */
-export function allowEmptyJsonBody(app: FastifyInstance): void {
+export function allowEmptyJsonBody(app: FastifyInstance, limits: { readonly maxValues: number }): void {
   const parseJson = app.getDefaultJsonParser("error", "error");
   const parse = (req: FastifyRequest, text: string, done: ParserDone) => {
     if (text.trim() === "") return done(null, undefined);
     // Both checks are linear scans of the text; the tree is walked only when an escape may hide
     // unstorable text, so a large body costs about what JSON.parse does (issue 24).
-    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return done(tooDeep());
+    const shape = scanJsonShape(text, MAX_JSON_DEPTH, limits.maxValues);
+    if (shape === "too_deep") return done(tooDeep());
+    if (shape === "too_many_values") return done(tooManyValues(limits.maxValues));
     return parseJson(req, text, (error, value) => {
       if (error) return done(jsonError(text));
       const problem = mayHoldUnstorableText(text) ? inspectJson(value) : null;

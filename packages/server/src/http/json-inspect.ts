@@ -18,13 +18,20 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+const COMMA = 0x2c;
+
+/** What one scan of a body's raw text found wrong with its shape, if anything. */
+export type JsonShapeProblem = "too_deep" | "too_many_values";
+
 /**
- * Whether JSON text nests objects and arrays deeper than `max`, by one linear scan of the raw text
- * (brackets inside strings do not count). Runs before JSON.parse, so a hostile body is refused
- * without building its tree; malformed text is left for the parser to refuse.
+ * One linear scan of the raw text, before JSON.parse: objects and arrays nested deeper than
+ * `maxDepth`, or more than `maxValues` values (commas and openings outside strings, a close upper
+ * bound), so a hostile body is refused without building its tree. Brackets and commas inside strings
+ * do not count; malformed text is left for the parser to refuse.
  */
-export function nestedDeeperThan(text: string, max: number): boolean {
+export function scanJsonShape(text: string, maxDepth: number, maxValues: number): JsonShapeProblem | null {
   let depth = 0;
+  let values = 1;
   let inString = false;
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
@@ -33,14 +40,32 @@ export function nestedDeeperThan(text: string, max: number): boolean {
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) {
       inString = true;
+    } else if (c === COMMA) {
+      values += 1;
+      if (values > maxValues) return "too_many_values";
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       depth += 1;
-      if (depth > max) return true;
+      values += 1;
+      if (depth > maxDepth) return "too_deep";
+      if (values > maxValues) return "too_many_values";
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth -= 1;
     }
   }
-  return false;
+  return null;
+}
+
+/** Whether JSON text nests objects and arrays deeper than `max` (scanJsonShape's depth check alone). */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  return scanJsonShape(text, max, Number.POSITIVE_INFINITY) === "too_deep";
+}
+
+/** The 400 for a body with more values than the server parses in one request. */
+export function tooManyValues(maxValues: number): SolError {
+  return new SolError(
+    "invalid_input",
+    `The JSON body holds more than ${maxValues} values; send less per request (SOL_BODY_MAX_VALUES).`,
+  );
 }
 
 // Decoded UTF-8 (fatal) cannot hold a lone surrogate and JSON strings cannot hold a raw NUL, so

@@ -4,6 +4,7 @@ import {
   MAX_JSON_DEPTH,
   mayHoldUnstorableText,
   nestedDeeperThan,
+  scanJsonShape,
 } from "../../src/http/json-inspect.js";
 
 const chain = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
@@ -47,5 +48,16 @@ describe("inspectJson", () => {
     expect(mayHoldUnstorableText('{"a":"\\u00e9 \\ud83d\\ude00 plain"}')).toBe(true);
     expect(mayHoldUnstorableText('{"a":"\\u00e9 plain","b":[1,2]}')).toBe(false);
     expect(inspectJson(JSON.parse('{"a":"\\ud83d\\ude00"}'))).toBeNull();
+  });
+});
+
+describe("scanJsonShape: depth and value count in one scan", () => {
+  it("counts values (commas and openings outside strings) against the limit", () => {
+    const many = JSON.stringify(Array.from({ length: 100 }, (_, i) => i));
+    expect(scanJsonShape(many, 8, 101)).toBeNull();
+    expect(scanJsonShape(many, 8, 100)).toBe("too_many_values");
+    // Commas and brackets inside strings are text, not values.
+    expect(scanJsonShape(JSON.stringify({ a: ",,,,[[[[,,,," }), 1, 3)).toBeNull();
+    expect(scanJsonShape(chain(5), 4, 1000)).toBe("too_deep");
   });
 });

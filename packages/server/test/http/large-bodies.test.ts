@@ -14,6 +14,13 @@ function nestedMeta(bytes: number, depth: number): unknown {
 }
 
 // Issue 24: large nested bodies within SOL_BODY_LIMIT, over a real socket.
+/** A chain `depth` levels deep holding one long string: a large, deep body with few values. */
+function deepText(chars: number, depth: number): unknown {
+  let node: unknown = "x".repeat(chars);
+  for (let d = 0; d < depth; d += 1) node = { n: node };
+  return node;
+}
+
 describe("large and deep JSON bodies", () => {
   let s: TestServer;
   beforeAll(async () => {
@@ -26,7 +33,7 @@ describe("large and deep JSON bodies", () => {
       requestId: "big",
       threadId: "t-big",
       message: "hi",
-      meta: { blob: nestedMeta(1_040_000, 120) },
+      meta: { blob: deepText(1_000_000, 120) },
     });
     expect(body.length).toBeGreaterThan(900_000);
     expect(body.length).toBeLessThan(1_048_576);
@@ -57,6 +64,22 @@ describe("large and deep JSON bodies", () => {
     expect(r.json.error.message).toBe("The JSON body is nested more than 128 levels deep.");
     // The refused requestId was not used up: the same id with a shallow body runs.
     const ok = await s.request("POST", "/v1/chat", { requestId: "deep", threadId: "t-deep", message: "[[" });
+    expect(ok.status).toBe(200);
+  });
+
+  it("refuses a body holding more values than SOL_BODY_MAX_VALUES before parsing it, naming the setting", async () => {
+    const body = JSON.stringify({
+      requestId: "many",
+      threadId: "t-many",
+      message: "hi",
+      meta: { list: Array.from({ length: 60_000 }, (_, i) => i % 10) },
+    });
+    expect(body.length).toBeLessThan(1_048_576);
+    const r = await s.request("POST", "/v1/chat", body);
+    expect(r.status).toBe(400);
+    expect(r.json.error.message).toContain("more than 50000 values");
+    expect(r.json.error.message).toContain("SOL_BODY_MAX_VALUES");
+    const ok = await s.request("POST", "/v1/chat", { requestId: "many", threadId: "t-many", message: "hi" });
     expect(ok.status).toBe(200);
   });
 
