@@ -310,10 +310,12 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
   });
   const craPolicy = createCraActionPolicy(checkpoints);
   const metrics = config.SOL_METRICS === "1" ? createSolMetrics() : NO_METRICS;
+  // Every model call (turns and the agency's thoughts) gets its span and metrics; `provider` stays the
+  // caller's own object.
+  const observedProvider = instrumentProvider(provider, metrics);
   const turns = createTurnService({
     store,
-    // Every model call of a turn gets its span and metrics; `provider` stays the caller's own object.
-    provider: instrumentProvider(provider, metrics),
+    provider: observedProvider,
     metrics,
     engines,
     clock,
@@ -338,7 +340,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     production: config.production,
     dedupWindowMs: config.SOL_AGENCY_DEDUP_WINDOW_MS,
     signatureWindowMs: config.SOL_AGENCY_SIGNATURE_WINDOW_MS,
-    provider,
+    provider: observedProvider,
     traces: store.traces,
   });
   // Auth off means one tenant: log its counters from the start, zeros included (a stored session
