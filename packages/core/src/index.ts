@@ -376,6 +376,7 @@ export {
   parseModelOutput,
   selectPromptModules,
 } from "./prompt/index.js";
+export { seededRandom } from "./random/seeded-prng.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
 export type {

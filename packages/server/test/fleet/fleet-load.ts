@@ -24,18 +24,6 @@ export interface Fleet {
   readonly instances: (ServeProcess | null)[];
 }
 
-/** A small seeded generator (mulberry32), so a failing run can be replayed with the same choices. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An instance that is up, other than `not` when another is up; waits while none is. */

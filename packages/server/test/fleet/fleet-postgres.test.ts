@@ -1,13 +1,10 @@
-import {
-  echoEnvelope,
-  type RecordedRequest,
-  type ScriptedUpstream,
-  startScriptedUpstream,
-} from "@solserver/harness";
+import { seededRandom } from "@solserver/core";
+import { echoEnvelope, type ScriptedUpstream, startScriptedUpstream } from "@solserver/harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureServerBuilt, type ServeProcess, startServeProcess } from "../support/built-cli.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
-import { deliver, type Fleet, seeded, type TurnRecord } from "./fleet-load.js";
+import { isSelectorRequest } from "../support/scripted-model.js";
+import { deliver, type Fleet, type TurnRecord } from "./fleet-load.js";
 
 // The fleet test of issue 24: three `sol serve` processes on one PostgreSQL schema behind no balancer
 // but the load generator itself, which spreads turns over them with duplicates of some requestIds sent
@@ -24,12 +21,6 @@ const CLIENTS_PER_THREAD = 3;
 const TURNS_PER_CLIENT = 5;
 const KILL_AFTER_DONE = 20;
 
-function isSelectorRequest(req: RecordedRequest): boolean {
-  const messages =
-    (req.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.some((m) => m.role === "system" && m.content.includes("mode selector"));
-}
-
 announcePgSkip("fleet-postgres");
 describe.skipIf(pgTestsDisabled())("a fleet of three processes on one PostgreSQL", () => {
   let schema: PgTestSchema;
@@ -37,13 +28,13 @@ describe.skipIf(pgTestsDisabled())("a fleet of three processes on one PostgreSQL
   let env: Record<string, string>;
   const fleet: Fleet = { instances: [] };
   const started: ServeProcess[] = [];
-  const random = seeded(24);
+  const random = seededRandom(24);
 
   beforeAll(async () => {
     await ensureServerBuilt();
     schema = await createPgTestSchema("sol_fleet");
     // A model that takes 150–450 ms per reply, so turns are in flight when the process dies.
-    const delays = seeded(7);
+    const delays = seededRandom(7);
     upstream = await startScriptedUpstream({
       record: false,
       fallback: (req) =>
