@@ -10,19 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/index.js";
 import { ensureServerBuilt, type ServeProcess, startServeProcess } from "../support/built-cli.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
+import { isSelectorRequest, messagesOf } from "../support/scripted-model.js";
 
 const LEASE_MS = 1500;
 
 function userText(req: RecordedRequest): string {
-  const messages =
-    (req.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.map((m) => m.content).join("\n");
-}
-
-function isSelectorRequest(req: RecordedRequest): boolean {
-  const messages =
-    (req.body as { messages?: { role: string; content: string }[] } | undefined)?.messages ?? [];
-  return messages.some((m) => m.role === "system" && m.content.includes("mode selector"));
+  return messagesOf(req)
+    .map((m) => m.content)
+    .join("\n");
 }
 
 interface Reply {
