@@ -11,9 +11,10 @@
 // With --rounds N the three paths are measured N times in turn and the median row of each is reported.
 // Imports the BUILT server and harness (run `npm run bench:gateway`, which builds first).
 //   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
-//                                  [--upstream-delay-ms 0] [--floor] [--json]
+//                                  [--upstream-delay-ms 0] [--floor] [--json] [--cpu-prof DIR]
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
 import { fork, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -28,6 +29,8 @@ const serverDist = join(repo, "packages/server/dist/index.js");
 const harnessDist = join(repo, "packages/harness/dist/index.js");
 const args = process.argv.slice(2);
 const role = argValue("--role");
+// --cpu-prof DIR: the SolServer child (and its store thread) write V8 CPU profiles there on exit.
+const profileDir = argValue("--cpu-prof");
 
 function argValue(name) {
   const i = args.indexOf(name);
@@ -176,18 +179,24 @@ async function main() {
   log(`upstream: ${upstream.url} (delay ${opts.upstreamDelayMs} ms)`);
 
   // (b) SolServer's facade in its own process: SQLite file store, full pipeline, openai provider.
-  const sol = await startChild(["--role", "sol"], {
-    SOL_HOST: "127.0.0.1",
-    SOL_PORT: "0",
-    SOL_DB_URL: `sqlite:${join(tmp, "sol.db")}`,
-    SOL_LLM: "openai",
-    SOL_LLM_BASE_URL: upstream.url,
-    SOL_LLM_MODEL: MODEL,
-    SOL_LLM_MAX_RETRIES: "0",
-    SOL_RATE_LIMIT_PER_MIN: "0",
-    SOL_LOG_LEVEL: "silent",
-    NODE_ENV: "production",
-  });
+  const sol = await startChild(
+    ["--role", "sol"],
+    {
+      SOL_HOST: "127.0.0.1",
+      SOL_PORT: "0",
+      SOL_DB_URL: `sqlite:${join(tmp, "sol.db")}`,
+      SOL_LLM: "openai",
+      SOL_LLM_BASE_URL: upstream.url,
+      SOL_LLM_MODEL: MODEL,
+      SOL_LLM_MAX_RETRIES: "0",
+      SOL_RATE_LIMIT_PER_MIN: "0",
+      SOL_LOG_LEVEL: "silent",
+      NODE_ENV: "production",
+      // Production refuses to start without a secret for approvals and trace anchors.
+      SOL_ACTION_SECRET: randomBytes(32).toString("hex"),
+    },
+    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+  );
   children.push(sol.child);
 
   // (c) the Portkey gateway in its own process (it listens on every interface; we only send to 127.0.0.1).
@@ -420,9 +429,10 @@ async function checkOnce(url, headers, body, label) {
 }
 
 /** Forks this script in a child role and waits for its `ready` message. */
-function startChild(roleArgs, env = {}) {
+function startChild(roleArgs, env = {}, execArgv = []) {
   const child = fork(here, roleArgs, {
     env: { ...process.env, ...env },
+    execArgv,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolveReady, reject) => {

@@ -276,6 +276,7 @@ export type {
   LlmRole,
   LlmStreamChunk,
   LlmUsage,
+  MementoArc,
   MementoPutOptions,
   MementoStore,
   MementoWriteResult,
@@ -347,6 +348,7 @@ export {
   type InMemorySolStoreOptions,
   type InMemoryTaskStore,
   type InMemoryTaskStoreOptions,
+  mementoArcOf,
   projectTaskForStore,
   type StoreProjectionOptions,
 } from "./ports/index.js";

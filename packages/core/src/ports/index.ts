@@ -71,7 +71,14 @@ export type {
   LlmStreamChunk,
   LlmUsage,
 } from "./llm-provider.js";
-export type { MementoPutOptions, MementoStore, MementoWriteResult, StoredMemento } from "./memento-store.js";
+export {
+  type MementoArc,
+  type MementoPutOptions,
+  type MementoStore,
+  type MementoWriteResult,
+  mementoArcOf,
+  type StoredMemento,
+} from "./memento-store.js";
 export type {
   MemoryListOptions,
   MemoryRecord,

@@ -17,6 +17,26 @@ export interface MementoPutOptions {
   readonly byClient?: boolean;
 }
 
+/**
+ * The parts of a thread's memento that another thread's turn ranks and injects: its arc and lists,
+ * without the affect and signals that make up most of a memento's bytes.
+ */
+export interface MementoArc {
+  readonly threadId: string;
+  readonly arc: string;
+  readonly active: readonly string[];
+  readonly parked: readonly string[];
+  readonly decisions: readonly string[];
+  readonly next: readonly string[];
+  readonly updatedAt: string;
+}
+
+/** The arc of a stored memento (what {@link MementoStore.listRecentArcs} returns for it). */
+export function mementoArcOf(stored: StoredMemento): MementoArc {
+  const { threadId, arc, active, parked, decisions, next } = stored.memento;
+  return { threadId, arc, active, parked, decisions, next, updatedAt: stored.updatedAt };
+}
+
 export type MementoWriteResult =
   | { readonly ok: true; readonly version: number }
   | { readonly ok: false; readonly currentVersion: number | null };
@@ -40,4 +60,12 @@ export interface MementoStore {
     tenantId: TenantId,
     options: { readonly excludeThreadId?: string; readonly limit: number },
   ): Promise<StoredMemento[]>;
+  /**
+   * {@link listRecent}, reduced to each memento's arc: what every turn's retrieval reads, so it stays
+   * small on its way from the store (and across the store thread).
+   */
+  listRecentArcs(
+    tenantId: TenantId,
+    options: { readonly excludeThreadId?: string; readonly limit: number },
+  ): Promise<MementoArc[]>;
 }

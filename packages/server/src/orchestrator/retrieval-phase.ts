@@ -4,10 +4,10 @@ import {
   type EmbeddingProvider,
   extractQueryTerms,
   fuseWithEmbeddings,
+  type MementoArc,
   type ModeDecision,
   type RetrievalCandidate,
   SEARCH_CONTEXT_WEIGHT,
-  type StoredMemento,
   selectRetrieval,
   type TurnRetrieval,
 } from "@solserver/core";
@@ -25,8 +25,7 @@ const RECENT_POOL = 50;
 export type TurnRetrievalResult = TurnRetrieval;
 
 /** A memento of another thread as one retrieval summary (its arc and decisions). */
-export function mementoSummary(stored: StoredMemento): string {
-  const m = stored.memento;
+export function mementoSummary(m: MementoArc): string {
   const decided = m.decisions.length === 0 ? "" : ` Decided: ${m.decisions.slice(0, 5).join("; ")}.`;
   return `Thread ${m.threadId}: ${m.arc}.${decided}`;
 }
@@ -34,21 +33,21 @@ export function mementoSummary(stored: StoredMemento): string {
 // Mementos are few per tenant and live as JSON, so they are ranked here with the same BM25 shape
 // (text at weight 1, the rest of the memento at the context weight) rather than by the store's engine.
 function rankMementos(
-  stored: readonly StoredMemento[],
+  stored: readonly MementoArc[],
   message: string,
   keepUnscored = false,
 ): RetrievalCandidate[] {
   const terms = extractQueryTerms(message);
   if (stored.length === 0 || (terms.length === 0 && !keepUnscored)) return [];
   const docs = stored.map((s) => ({
-    text: `${s.memento.arc} ${s.memento.decisions.join(" ")}`,
-    context: [...s.memento.active, ...s.memento.next, ...s.memento.parked].join(" "),
+    text: `${s.arc} ${s.decisions.join(" ")}`,
+    context: [...s.active, ...s.next, ...s.parked].join(" "),
   }));
   const scores = bm25Scores(docs, terms, SEARCH_CONTEXT_WEIGHT);
   return stored.flatMap((s, i) => {
     const score = scores[i] ?? 0;
     return score > 0 || keepUnscored
-      ? [{ memoryId: `thread:${s.memento.threadId}`, summary: mementoSummary(s), score }]
+      ? [{ memoryId: `thread:${s.threadId}`, summary: mementoSummary(s), score }]
       : [];
   });
 }
@@ -75,7 +74,7 @@ export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): 
       now,
     }) ?? [],
     embeddings ? (deps.memories?.list(tenantId, { limit: RECENT_POOL }) ?? []) : [],
-    deps.store.mementos.listRecent(tenantId, { excludeThreadId: packet.threadId, limit: MEMENTO_POOL }),
+    deps.store.mementos.listRecentArcs(tenantId, { excludeThreadId: packet.threadId, limit: MEMENTO_POOL }),
   ]);
   const lexical: RetrievalCandidate[] = [
     ...memories.map((h) => ({ memoryId: h.memory.memoryId, summary: h.memory.summary, score: h.score })),

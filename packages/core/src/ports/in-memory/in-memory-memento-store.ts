@@ -1,5 +1,10 @@
 import type { ThreadMementoV02 } from "../../contracts/memento.js";
-import type { MementoStore, MementoWriteResult, StoredMemento } from "../memento-store.js";
+import {
+  type MementoStore,
+  type MementoWriteResult,
+  mementoArcOf,
+  type StoredMemento,
+} from "../memento-store.js";
 import type { TenantId } from "../tenant.js";
 import {
   assertStorableJson,
@@ -77,7 +82,7 @@ function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
 
 /** The reference MementoStore: one memento per thread, written only by compare-and-swap. */
 export function createInMemoryMementoStore(table: MementoTable = new Map()): MementoStore {
-  return {
+  const store: MementoStore = {
     async get(tenantId, threadId) {
       const row = isStorableKey(tenantId, threadId) ? table.get(keyOf(tenantId, threadId)) : undefined;
       return row === undefined ? null : { ...row, memento: inUtc(jsonCopy(row.memento)) };
@@ -86,6 +91,9 @@ export function createInMemoryMementoStore(table: MementoTable = new Map()): Mem
       const plan = planMementoPut(table, tenantId, threadId, memento, expectedVersion);
       if (plan.ok) writeMemento(table, tenantId, threadId, memento, plan.version, now, options?.byClient);
       return plan;
+    },
+    async listRecentArcs(tenantId, options) {
+      return (await store.listRecent(tenantId, options)).map(mementoArcOf);
     },
     async listRecent(tenantId, { excludeThreadId, limit }) {
       if (!isStorableKey(tenantId, excludeThreadId) || limit <= 0) return [];
@@ -103,4 +111,5 @@ export function createInMemoryMementoStore(table: MementoTable = new Map()): Mem
         .map(([, row]) => ({ ...row, memento: inUtc(jsonCopy(row.memento)) }));
     },
   };
+  return store;
 }

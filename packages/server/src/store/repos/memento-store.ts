@@ -1,10 +1,11 @@
-import type {
-  MementoPutOptions,
-  MementoStore,
-  MementoWriteResult,
-  StoredMemento,
-  TenantId,
-  ThreadMementoV02,
+import {
+  type MementoPutOptions,
+  type MementoStore,
+  type MementoWriteResult,
+  mementoArcOf,
+  type StoredMemento,
+  type TenantId,
+  type ThreadMementoV02,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
 import {
@@ -132,6 +133,18 @@ function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
   return { ...memento, signals: { ...memento.signals, updatedAt: new Date(ms).toISOString() } };
 }
 
+/** The tenant's mementos newest first (the v20 index's order), leaving out one thread. */
+async function selectRecent(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  options: { readonly excludeThreadId?: string; readonly limit: number },
+): Promise<Selectable<MementosTable>[]> {
+  if (!isStorableKey(tenantId, options.excludeThreadId) || options.limit <= 0) return [];
+  let query = ctx.db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId);
+  if (options.excludeThreadId !== undefined) query = query.where("thread_id", "<>", options.excludeThreadId);
+  return query.orderBy("updated_at", "desc").orderBy("thread_id").limit(options.limit).execute();
+}
+
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   const toStored = (row: Selectable<MementosTable>): StoredMemento => ({
@@ -148,16 +161,10 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
       return row === undefined ? null : toStored(row);
     },
     async listRecent(tenantId, options) {
-      if (!isStorableKey(tenantId, options.excludeThreadId) || options.limit <= 0) return [];
-      let query = ctx.db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId);
-      if (options.excludeThreadId !== undefined)
-        query = query.where("thread_id", "<>", options.excludeThreadId);
-      const rows = await query
-        .orderBy("updated_at", "desc")
-        .orderBy("thread_id")
-        .limit(options.limit)
-        .execute();
-      return rows.map(toStored);
+      return (await selectRecent(ctx, tenantId, options)).map(toStored);
+    },
+    async listRecentArcs(tenantId, options) {
+      return (await selectRecent(ctx, tenantId, options)).map((row) => mementoArcOf(toStored(row)));
     },
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
       putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),

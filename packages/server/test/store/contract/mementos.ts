@@ -104,5 +104,43 @@ export function mementoContract(harness: PortHarness, options: PortContractOptio
       expect(isSolError(error) && error.code).toBe("invalid_input");
       expect(await store.mementos.get(T, "th")).toBeNull();
     });
+
+    it("lists other threads' mementos newest first (ties by thread id), and their arcs alone", async () => {
+      const store = await harness.open();
+      const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+      await store.mementos.put(T, "th-b", sampleMemento("th-b", "second oldest"), null, at(2));
+      await store.mementos.put(T, "th-a", sampleMemento("th-a", "oldest"), null, at(1));
+      await store.mementos.put(T, "th-d", sampleMemento("th-d", "tied, d"), null, at(5));
+      await store.mementos.put(T, "th-c", sampleMemento("th-c", "tied, c"), null, at(5));
+      await store.mementos.put(T, "th-self", sampleMemento("th-self", "the turn's own"), null, at(9));
+      await store.mementos.put("tenant-b", "th-x", sampleMemento("th-x", "another tenant"), null, at(9));
+
+      const options = { excludeThreadId: "th-self", limit: 3 };
+      const full = await store.mementos.listRecent(T, options);
+      expect(full.map((s) => s.memento.threadId)).toEqual(["th-c", "th-d", "th-b"]);
+      const arcs = await store.mementos.listRecentArcs(T, options);
+      const { active, parked, decisions, next } = sampleMemento("th-c");
+      expect(arcs[0]).toEqual({
+        threadId: "th-c",
+        arc: "tied, c",
+        active,
+        parked,
+        decisions,
+        next,
+        updatedAt: at(5),
+      });
+      expect(arcs.map((a) => a.threadId)).toEqual(["th-c", "th-d", "th-b"]);
+      expect(arcs.every((a) => !("affect" in a) && !("signals" in a))).toBe(true);
+
+      expect((await store.mementos.listRecentArcs(T, { limit: 10 })).map((a) => a.threadId)).toEqual([
+        "th-self",
+        "th-c",
+        "th-d",
+        "th-b",
+        "th-a",
+      ]);
+      expect(await store.mementos.listRecentArcs(T, { excludeThreadId: "th-self", limit: 0 })).toEqual([]);
+      expect(await store.mementos.listRecentArcs("tenant-none", { limit: 5 })).toEqual([]);
+    });
   });
 }
