@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import {
   context,
@@ -12,6 +11,7 @@ import {
 import { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { SolMetrics } from "../observability/metrics.js";
 import { solTracer } from "../observability/tracing.js";
+import { randomTraceId } from "../util/ids.js";
 
 interface RequestTelemetry {
   readonly span: Span;
@@ -35,7 +35,7 @@ export function traceIdOptions(): Pick<FastifyServerOptions, "genReqId" | "logCo
       const span = solTracer().startSpan(`${raw.method ?? "GET"}`, { kind: SpanKind.SERVER }, parent);
       telemetryOf.set(raw, { span, startMs: performance.now(), ended: false });
       const spanContext = span.spanContext();
-      return isSpanContextValid(spanContext) ? spanContext.traceId : randomBytes(16).toString("hex");
+      return isSpanContextValid(spanContext) ? spanContext.traceId : randomTraceId();
     },
   };
 }
