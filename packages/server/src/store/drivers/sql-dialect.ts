@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, RawBuilder } from "kysely";
 import type { StoreDatabase, StoreDialect } from "../sql/schema.js";
 import { POSTGRES_SQL_DIALECT } from "./postgres/postgres-sql-dialect.js";
 import { SQLITE_SQL_DIALECT } from "./sqlite/sqlite-sql-dialect.js";
@@ -13,6 +13,12 @@ export interface SqlDialect {
   decodeJson(value: unknown): unknown;
   /** Reads a JSON column whose key order matters, in the canonical order it was written in. */
   decodeOrderedJson(value: unknown): unknown;
+  /**
+   * A JSON array of the top-level `keys` of JSON column `column`, read in SQL so a caller that needs a
+   * few small fields of a large document neither transfers nor parses the rest (read it with decodeJson).
+   * Both names come from code, never from input.
+   */
+  jsonFields(column: string, keys: readonly string[]): RawBuilder<unknown>;
   /** The `n`th (1-based) bind placeholder of a raw statement. */
   placeholder(n: number): string;
   /** A failed statement leaves its transaction usable, so a refused insert can be followed up. */

@@ -1,13 +1,13 @@
-import {
-  type MementoPutOptions,
-  type MementoStore,
-  type MementoWriteResult,
-  mementoArcOf,
-  type StoredMemento,
-  type TenantId,
-  type ThreadMementoV02,
+import type {
+  MementoPutOptions,
+  MementoStore,
+  MementoWriteResult,
+  StoredMemento,
+  TenantId,
+  ThreadMementoV02,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import {
   assertStorableKeys,
   decodeJson,
@@ -17,7 +17,7 @@ import {
 } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import type { MementosTable } from "../sql/schema.js";
+import type { MementosTable, StoreDialect } from "../sql/schema.js";
 
 const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
   db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),
@@ -145,6 +145,56 @@ async function selectRecent(
   return query.orderBy("updated_at", "desc").orderBy("thread_id").limit(options.limit).execute();
 }
 
+/** The memento keys of a {@link MementoArc}, in the order {@link selectRecentArcs} reads them. */
+const ARC_KEYS = ["threadId", "arc", "active", "parked", "decisions", "next"] as const;
+type ArcFields = [string, string, string[], string[], string[], string[]];
+
+/** The arc queries of one dialect, for every thread of a tenant or all but one; prepared, as every turn runs one. */
+function arcQueries(kind: StoreDialect) {
+  const fields = () => sqlDialect(kind).jsonFields("memento", ARC_KEYS).as("fields");
+  return {
+    all: preparedQuery((db, tenantId: string, limit: number) =>
+      db
+        .selectFrom("mementos")
+        .select(["updated_at", fields()])
+        .where("tenant_id", "=", tenantId)
+        .orderBy("updated_at", "desc")
+        .orderBy("thread_id")
+        .limit(limit),
+    ),
+    excluding: preparedQuery((db, tenantId: string, excludeThreadId: string, limit: number) =>
+      db
+        .selectFrom("mementos")
+        .select(["updated_at", fields()])
+        .where("tenant_id", "=", tenantId)
+        .where("thread_id", "<>", excludeThreadId)
+        .orderBy("updated_at", "desc")
+        .orderBy("thread_id")
+        .limit(limit),
+    ),
+  };
+}
+
+const ARC_QUERIES = { sqlite: arcQueries("sqlite"), postgres: arcQueries("postgres") } as const;
+
+/**
+ * {@link selectRecent}, reading only the arc's fields of each memento in SQL (the v20 index's order):
+ * its affect and signals, most of its bytes, are neither read into JavaScript nor parsed on every turn.
+ */
+async function selectRecentArcs(
+  ctx: StoreContext,
+  tenantId: TenantId,
+  options: { readonly excludeThreadId?: string; readonly limit: number },
+): Promise<{ fields: unknown; updated_at: string }[]> {
+  if (!isStorableKey(tenantId, options.excludeThreadId) || options.limit <= 0) return [];
+  const queries = ARC_QUERIES[ctx.dialect];
+  const { rows } =
+    options.excludeThreadId === undefined
+      ? await queries.all(ctx, tenantId, options.limit)
+      : await queries.excluding(ctx, tenantId, options.excludeThreadId, options.limit);
+  return rows as { fields: unknown; updated_at: string }[];
+}
+
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   const toStored = (row: Selectable<MementosTable>): StoredMemento => ({
@@ -164,7 +214,10 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
       return (await selectRecent(ctx, tenantId, options)).map(toStored);
     },
     async listRecentArcs(tenantId, options) {
-      return (await selectRecent(ctx, tenantId, options)).map((row) => mementoArcOf(toStored(row)));
+      return (await selectRecentArcs(ctx, tenantId, options)).map(({ fields, updated_at }) => {
+        const [threadId, arc, active, parked, decisions, next] = decodeJson(ctx.dialect, fields) as ArcFields;
+        return { threadId, arc, active, parked, decisions, next, updatedAt: updated_at };
+      });
     },
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
       putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),

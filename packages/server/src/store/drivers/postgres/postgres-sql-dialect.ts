@@ -1,6 +1,7 @@
 import { canonicalJson } from "@solserver/core";
 import { sql } from "kysely";
 import type { SqlDialect } from "../sql-dialect.js";
+import { assertSqlName } from "../sql-name.js";
 
 /** PostgreSQL: pg parses json columns, `$n` placeholders, advisory locks between writers. */
 export const POSTGRES_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
@@ -8,6 +9,9 @@ export const POSTGRES_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
   decodeJson: (value: unknown) => value,
   // Rows stored as jsonb before migration 11 have its key order (shorter first): re-sort them.
   decodeOrderedJson: (value: unknown) => JSON.parse(canonicalJson(value)),
+  // `->` works on json and jsonb columns alike.
+  jsonFields: (column, keys) =>
+    sql`json_build_array(${sql.raw(keys.map((k) => `"${assertSqlName(column)}"->'${assertSqlName(k)}'`).join(", "))})`,
   placeholder: (n: number) => `$${n}`,
   // A failed statement aborts the whole transaction.
   statementErrorKeepsTransaction: false,

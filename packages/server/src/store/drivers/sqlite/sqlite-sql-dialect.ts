@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { SqlDialect } from "../sql-dialect.js";
+import { assertSqlName } from "../sql-name.js";
 
 /** SQLite: JSON is text, `?` placeholders, and one writer at a time (so no extra locks). */
 export const SQLITE_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
@@ -6,6 +8,9 @@ export const SQLITE_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
   decodeJson: (value: unknown) => JSON.parse(value as string),
   // The text is kept exactly as written, canonical key order included.
   decodeOrderedJson: (value: unknown) => JSON.parse(value as string),
+  // json_extract with several paths answers a JSON array of their values.
+  jsonFields: (column, keys) =>
+    sql`json_extract(${sql.ref(assertSqlName(column))}, ${sql.raw(keys.map((k) => `'$.${assertSqlName(k)}'`).join(", "))})`,
   placeholder: () => "?",
   statementErrorKeepsTransaction: true,
   lockTraceTenant: async () => {},
