@@ -5,9 +5,14 @@
 //   (b) the pure per-turn engines: route() + Driver Block policy resolve (compile) + assemblePrompt
 //       + parse/lintOutput on a typical turn;
 //   (c) HTTP: autocannon against POST /v1/chat (SQLite file, a new requestId per request, so every
-//       request is a real turn) against a bare Fastify route returning the same JSON.
+//       request is a real turn) against a bare Fastify route returning the same JSON;
+//   (d) cost growth (scripts/bench-growth.mjs): (a)'s turn on a SQLite file whose tenant already holds
+//       1,000,000 trace events and 100,000 memories, against the same turns on an empty file, with the
+//       store wired as `sol serve` wires it (so the turns search the memories); the goal is a
+//       loaded/empty ratio <= 1.2, printed, not enforced.
 // Imports the BUILT packages (packages/*/dist): `npm run bench` builds first. Traffic stays on
-// 127.0.0.1. Options: --turns N, --duration S, --connections N, --json.
+// 127.0.0.1. Options: --turns N, --duration S, --connections N, --json, --growth-traces N,
+// --growth-memories N, --no-growth (skips (d)).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -15,6 +20,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { benchGrowth, printGrowth } from "./bench-growth.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const core = await import(join(repo, "packages/core/dist/index.js"));
@@ -55,8 +61,11 @@ const ms2us = (ms) => ms * 1000;
 // (a) a whole turn in process, and the provider calls it made, alone
 // ---------------------------------------------------------------------------------------------
 
-/** Runs `turns` turns through a TurnService over `dbUrl`; returns per-turn times and provider calls. */
-async function benchTurns(dbUrl, turns, warmup) {
+/**
+ * Runs `turns` turns through a TurnService over `dbUrl`; returns per-turn times and provider calls.
+ * `storeDeps(store)` adds TurnService options taken from the store ((d) wires it as `sol serve` does).
+ */
+async function benchTurns(dbUrl, turns, warmup, storeDeps = () => ({})) {
   const store = await sol.openStore(dbUrl);
   const offline = sol.createOfflineProvider({ clock });
   let calls = null;
@@ -75,6 +84,7 @@ async function benchTurns(dbUrl, turns, warmup) {
     clock,
     ids,
     windowSize: 12,
+    ...storeDeps(store),
   });
   const turnUs = [];
   const callsPerTurn = [];
@@ -373,6 +383,7 @@ function printReport(r) {
   console.log(
     `  sol: ${h.sol.total} requests, ${h.sol.non2xx} non-2xx, ${h.sol.errors} errors; bare: ${h.bare.total} requests, ${h.bare.non2xx} non-2xx, ${h.bare.errors} errors`,
   );
+  if (r.growth) printGrowth(r.growth, row);
 }
 
 async function main() {
@@ -397,6 +408,27 @@ async function main() {
     `(c) HTTP, ${connections} connections, 2 s warm-up + ${duration} s each for sol and the bare route`,
   );
   report.http = await benchHttp(connections, duration);
+  if (!args.includes("--no-growth")) {
+    const growthDir = mkdtempSync(join(tmpdir(), "sol-bench-growth-"));
+    try {
+      report.growth = await benchGrowth({
+        sol,
+        repo,
+        dir: growthDir,
+        benchTurns,
+        turns,
+        warmup: 200,
+        traces: Number(argValue("--growth-traces", 1_000_000)),
+        memories: Number(argValue("--growth-memories", 100_000)),
+        messages: MESSAGES,
+        ids,
+        clock,
+        progress,
+      });
+    } finally {
+      rmSync(growthDir, { recursive: true, force: true });
+    }
+  }
   for (const t of Object.values(report.turns)) delete t.sample;
   if (args.includes("--json")) console.log(JSON.stringify(report, null, 2));
   else printReport(report);

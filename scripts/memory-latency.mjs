@@ -20,7 +20,7 @@ function mulberry32(seed) {
 }
 
 // The word list: distinct words of the given texts, most frequent first (ties alphabetical).
-function wordList(texts) {
+export function wordList(texts) {
   const counts = new Map();
   for (const text of texts) for (const w of bm25Tokens(text)) counts.set(w, (counts.get(w) ?? 0) + 1);
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
@@ -83,8 +83,8 @@ async function timeQuerySets(querySets, loadMs, run) {
 }
 
 // Consecutive memories of one synthetic thread (20 saves each): a memory's context is the text of
-// the one before it in its thread, as MemoryStore.save would index it.
-function syntheticMemories(n, words) {
+// the one before it in its thread, as MemoryStore.save would index it. Also seeds `npm run bench` (d).
+export function syntheticMemories(n, words) {
   const random = mulberry32(20260521);
   const draw = zipfSampler(words, random);
   const base = Date.parse("2026-01-01T00:00:00Z");
