@@ -17,13 +17,26 @@ export const GROWTH_GOAL = 1.2;
 const HISTORY_THREADS = 5000;
 const DAY_MS = 86_400_000;
 
-/** What `sol serve` gives its TurnService from the store, so the turns search memories as served. */
-export function servedStoreDeps(store) {
-  return {
-    memories: store.memories,
-    checkpoints: store.checkpoints,
-    pinnedContexts: store.pinnedContexts,
-    driverBlocks: store.driverBlocks,
+/**
+ * What `sol serve` gives its TurnService from the store (server.ts), so bench turns run the served
+ * pipeline: memory search, CRA checkpoints (the built-in atlas) with their context injector, pinned
+ * contexts and Driver Blocks. `sol` is the built server package; `clock` and `ids` the bench's.
+ */
+export function servedStoreDeps(sol, core, clock, ids) {
+  return (store) => {
+    const checkpoints = sol.createCheckpointService({
+      engine: core.createCheckpointEngine({ atlas: sol.loadAtlas(undefined), clock, ids }),
+      sessions: store.checkpointSessions,
+      clock,
+      ids,
+    });
+    return {
+      memories: store.memories,
+      checkpoints: store.checkpoints,
+      pinnedContexts: store.pinnedContexts,
+      driverBlocks: store.driverBlocks,
+      contextInjector: sol.createCheckpointContextInjector(checkpoints),
+    };
   };
 }
 
@@ -49,7 +62,7 @@ function vocabulary(repo, messages) {
  * Real trace runs to copy: a few turns of the bench's messages through a TurnService on an in-memory
  * store holding a few memories (so retrieval events name some), read back through the TraceStore.
  */
-async function traceTemplates(sol, { messages, ids, clock, memories }) {
+async function traceTemplates(sol, core, { messages, ids, clock, memories }) {
   const store = await sol.openStore("sqlite::memory:");
   try {
     for (const [i, m] of memories.slice(0, 200).entries()) {
@@ -62,7 +75,7 @@ async function traceTemplates(sol, { messages, ids, clock, memories }) {
       clock,
       ids,
       windowSize: 12,
-      ...servedStoreDeps(store),
+      ...servedStoreDeps(sol, core, clock, ids)(store),
     });
     const runs = [];
     for (let i = 0; i < 3 * messages.length; i++) {
@@ -301,7 +314,7 @@ export async function benchGrowth({
     createdAt: new Date(end - ((memories - i) * 90 * DAY_MS) / memories).toISOString(),
   }));
   const generateMs = performance.now() - t0;
-  const templates = await traceTemplates(sol, { messages, ids, clock, memories: memoryRows });
+  const templates = await traceTemplates(sol, core, { messages, ids, clock, memories: memoryRows });
   const loadedFile = join(dir, "growth-loaded.db");
   const loadedUrl = `sqlite:${loadedFile}`;
   // Migrations run through the store, so the seed meets the real schema (constraints, indexes, triggers).
@@ -330,8 +343,9 @@ export async function benchGrowth({
     throw new Error(`(d) the seed is not what the store sees: ${JSON.stringify(stored)}`);
   }
   progress(`(d) ${turns} turns on an empty SQLite file, then on the seeded one`);
-  const empty = await benchTurns(`sqlite:${join(dir, "growth-empty.db")}`, turns, warmup, servedStoreDeps);
-  const loaded = await benchTurns(loadedUrl, turns, warmup, servedStoreDeps);
+  const deps = servedStoreDeps(sol, core, clock, ids);
+  const empty = await benchTurns(`sqlite:${join(dir, "growth-empty.db")}`, turns, warmup, deps);
+  const loaded = await benchTurns(loadedUrl, turns, warmup, deps);
   for (const t of [empty, loaded]) delete t.sample;
   return {
     requested: { traces, memories },

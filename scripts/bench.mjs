@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench: what the control plane costs.
-//   (a) one whole turn through the TurnService (offline provider, SQLite memory and file) against
-//       its baseline, the same offline provider calls alone;
+//   (a) one whole turn through the TurnService wired as `sol serve` wires it (offline provider, SQLite
+//       memory and file; memory search, CRA checkpoints, pinned contexts, Driver Blocks) against its
+//       baseline, the same offline provider calls alone;
 //   (b) the pure per-turn engines: route() + Driver Block policy resolve (compile) + assemblePrompt
 //       + parse/lintOutput on a typical turn;
 //   (c) HTTP: autocannon against POST /v1/chat (SQLite file, a new requestId per request, so every
@@ -20,7 +21,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { benchGrowth, printGrowth } from "./bench-growth.mjs";
+import { benchGrowth, printGrowth, servedStoreDeps } from "./bench-growth.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const core = await import(join(repo, "packages/core/dist/index.js"));
@@ -63,7 +64,8 @@ const ms2us = (ms) => ms * 1000;
 
 /**
  * Runs `turns` turns through a TurnService over `dbUrl`; returns per-turn times and provider calls.
- * `storeDeps(store)` adds TurnService options taken from the store ((d) wires it as `sol serve` does).
+ * `storeDeps(store)` adds TurnService options taken from the store: (a) and (d) wire them as `sol serve`
+ * does (memory search, CRA checkpoints and their context injector, pinned contexts, Driver Blocks).
  */
 async function benchTurns(dbUrl, turns, warmup, storeDeps = () => ({})) {
   const store = await sol.openStore(dbUrl);
@@ -396,8 +398,13 @@ async function main() {
   try {
     progress(`(a) ${turns} turns on SQLite memory, then on a SQLite file`);
     report.turns = {
-      memory: await benchTurns("sqlite::memory:", turns, 200),
-      file: await benchTurns(`sqlite:${join(dir, "turns.db")}`, turns, 200),
+      memory: await benchTurns("sqlite::memory:", turns, 200, servedStoreDeps(sol, core, clock, ids)),
+      file: await benchTurns(
+        `sqlite:${join(dir, "turns.db")}`,
+        turns,
+        200,
+        servedStoreDeps(sol, core, clock, ids),
+      ),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
