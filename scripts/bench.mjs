@@ -160,6 +160,8 @@ async function benchEngines(iterations, sample) {
     window,
     windowSize: 12,
     userMessage: message,
+    // What a turn passes (orchestrator/input-budget.ts): node's SHA-256, not core's portable one.
+    sha256Hex: sol.sha256Hex,
   });
   const reply = await offline.complete({
     purpose: "main",
@@ -168,7 +170,9 @@ async function benchEngines(iterations, sample) {
     hints: { userMessage: message, modeLabel: firstDecision.modeLabel },
   });
 
-  const parts = { route: [], policy: [], assemble: [], lint: [], total: [] };
+  const parts = { route: [], policy: [], compile: [], assemble: [], lint: [], total: [] };
+  // The compile a turn pays when its policy is not cached (a new block set): the engine without the memo.
+  const uncached = sol.createTurnEngines().policy;
   const warmup = Math.min(1000, iterations);
   for (let i = 0; i < warmup + iterations; i++) {
     const t0 = performance.now();
@@ -191,6 +195,13 @@ async function benchEngines(iterations, sample) {
     if (i < warmup) continue;
     parts.route.push(ms2us(t1 - t0));
     parts.policy.push(ms2us(t2 - t1));
+    const c0 = performance.now();
+    // A distinct block set each time, so the memoized engine compiles: a cache miss.
+    uncached.resolve({
+      modeLabel: decision.modeLabel,
+      driverBlockInline: [{ ...inline[0], version: i + 2 }],
+    });
+    parts.compile.push(ms2us(performance.now() - c0));
     parts.assemble.push(ms2us(t3 - t2));
     parts.lint.push(ms2us(t4 - t3));
     parts.total.push(ms2us(t4 - t0));
@@ -367,6 +378,7 @@ function printReport(r) {
   console.log(`\n(b) engines of one typical turn (${e.iterations} iterations, routed at step ${e.step})`);
   console.log(row("route()", e.route));
   console.log(row("policy resolve (select + compile Driver Blocks)", e.policy));
+  console.log(row("  the same, not cached (a new block set)", e.compile));
   console.log(row("assemblePrompt()", e.assemble));
   console.log(row("parseModelOutput() + lintOutput()", e.lint));
   console.log(row("all four", e.total));
