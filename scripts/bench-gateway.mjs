@@ -282,6 +282,7 @@ async function main() {
         b.gatewayCpuMsPerReq && c.gatewayCpuMsPerReq
           ? round(b.gatewayCpuMsPerReq / c.gatewayCpuMsPerReq, 3)
           : null,
+      rss_mean_b_over_c: b.rssMeanMb && c.rssMeanMb ? round(b.rssMeanMb / c.rssMeanMb, 3) : null,
     },
     // Medians of each round's own b/c ratios: the two paths of one round ran minutes apart at most, so
     // these track a machine whose speed drifts better than ratios of medians taken across rounds.
@@ -292,6 +293,9 @@ async function main() {
             p99_b_over_c: round(medianOf(rounds.map((r) => r[1].p99Ms / r[2].p99Ms)), 3),
             cpu_per_request_b_over_c: rounds.every((r) => r[1].gatewayCpuMsPerReq && r[2].gatewayCpuMsPerReq)
               ? round(medianOf(rounds.map((r) => r[1].gatewayCpuMsPerReq / r[2].gatewayCpuMsPerReq)), 3)
+              : null,
+            rss_mean_b_over_c: rounds.every((r) => r[1].rssMeanMb && r[2].rssMeanMb)
+              ? round(medianOf(rounds.map((r) => r[1].rssMeanMb / r[2].rssMeanMb)), 3)
               : null,
           }
         : undefined,
@@ -563,7 +567,8 @@ function printReport(report) {
   );
   console.log(
     `ratios: throughput b/a ${ratios.throughput_b_over_a}, b/c ${ratios.throughput_b_over_c}; ` +
-      `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}`,
+      `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}; ` +
+      `RSS mean b/c ${ratios.rss_mean_b_over_c}`,
   );
   if (ratios.cpu_per_request_b_over_d !== undefined) {
     console.log(`gateway CPU per request b/d ${ratios.cpu_per_request_b_over_d} (d: the bare proxy)`);
@@ -572,7 +577,15 @@ function printReport(report) {
     const r = report.perRoundRatios;
     console.log(
       `median of per-round ratios: throughput b/c ${r.throughput_b_over_c}, p99 b/c ${r.p99_b_over_c}, ` +
-        `gateway CPU per request b/c ${r.cpu_per_request_b_over_c}`,
+        `gateway CPU per request b/c ${r.cpu_per_request_b_over_c}, RSS mean b/c ${r.rss_mean_b_over_c}`,
     );
   }
+  // Issue 25's goals against Portkey, on the per-round medians when there are rounds.
+  const g = report.perRoundRatios ?? ratios;
+  const verdict = (value, goal) =>
+    value === null ? "n/a" : `${value} (goal <= ${goal}: ${value <= goal ? "met" : "not met"})`;
+  console.log(
+    `goals b/c: CPU per request ${verdict(g.cpu_per_request_b_over_c, 0.333)}; p99 ${verdict(g.p99_b_over_c, 0.5)}; ` +
+      `RSS ${verdict(g.rss_mean_b_over_c, 1)}`,
+  );
 }
