@@ -13,6 +13,8 @@
 //   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
 //                                  [--upstream-delay-ms 0] [--floor] [--json] [--cpu-prof DIR]
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
+// The SolServer child takes its settings from the environment (e.g. SOL_DB_THREAD=main); extra Node flags
+// for it alone (V8 heap experiments) go in SOL_BENCH_SOL_NODE_FLAGS.
 import { fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -195,7 +197,10 @@ async function main() {
       // Production refuses to start without a secret for approvals and trace anchors.
       SOL_ACTION_SECRET: randomBytes(32).toString("hex"),
     },
-    profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    [
+      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
+      ...(process.env.SOL_BENCH_SOL_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
+    ],
   );
   children.push(sol.child);
 
