@@ -12,18 +12,35 @@
 // Imports the BUILT server and harness (run `npm run bench:gateway`, which builds first).
 //   node scripts/bench-gateway.mjs [--connections 50] [--duration 10] [--warmup 3] [--rounds 1]
 //                                  [--upstream-delay-ms 0] [--floor] [--json] [--cpu-prof DIR]
+//                                  [--store sqlite|postgres] [--instances 1]
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
-// The SolServer child takes its settings from the environment (e.g. SOL_DB_THREAD=main); extra Node flags
-// for it alone (V8 heap experiments) go in SOL_BENCH_SOL_NODE_FLAGS.
-import { fork, spawn } from "node:child_process";
+// --store postgres puts (b) on PostgreSQL (SOL_BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test):
+// one fresh schema for the run, dropped afterwards. The CPU of the PostgreSQL backends serving SolServer is
+// read from /proc too and shown apart (it is not in the gateway's CPU, as a SQLite store thread's would be).
+// --instances N (PostgreSQL only) runs N SolServer processes on that one schema; (b)'s connections are
+// split evenly over them, one autocannon run per instance in parallel, and its row combines them: req/s
+// summed, p50/p99 from the merged latency histograms, CPU per request = every instance's CPU over all
+// requests, RSS as the sum (the fleet's memory, which the RSS ratio and goal use) and the per-instance mean.
+// The SolServer children take their settings from the environment (e.g. SOL_DB_THREAD=main); extra Node
+// flags for them alone (V8 heap experiments) go in SOL_BENCH_SOL_NODE_FLAGS.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cpuCount, loadAverage, readCpuMs, readThreadCpuMs, sampleRss, threadSplit } from "./proc-stats.mjs";
+import { ask, freePort, startChild, stopChild, waitForHttp } from "./bench-children.mjs";
+import {
+  combineRuns,
+  createBenchSchema,
+  drainTurns,
+  pgBackendCpu,
+  redactUrl,
+  splitConnections,
+} from "./bench-gateway-fleet.mjs";
+import { buildReport, medianRow, printReport, round } from "./bench-gateway-report.mjs";
+import { readCpuMs, readThreadCpuMs, sampleRss, threadSplit } from "./proc-stats.mjs";
 
 const here = fileURLToPath(import.meta.url);
 const repo = resolve(dirname(here), "..");
@@ -33,6 +50,7 @@ const args = process.argv.slice(2);
 const role = argValue("--role");
 // --cpu-prof DIR: the SolServer child (and its store thread) write V8 CPU profiles there on exit.
 const profileDir = argValue("--cpu-prof");
+const PG_URL = process.env.SOL_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 function argValue(name) {
   const i = args.indexOf(name);
@@ -155,22 +173,85 @@ async function main() {
     rounds: Math.max(1, Math.floor(numberArg("--rounds", 1))),
     upstreamDelayMs: numberArg("--upstream-delay-ms", 0),
   };
+  const store = argValue("--store") ?? "sqlite";
+  if (store !== "sqlite" && store !== "postgres") throw new Error("--store must be sqlite or postgres");
+  const instances = Math.floor(numberArg("--instances", 1));
+  if (instances < 1) throw new Error("--instances must be 1 or more");
+  // A SQLite file store belongs to one process (its store thread); a fleet shares PostgreSQL.
+  if (instances > 1 && store !== "postgres") throw new Error("--instances above 1 needs --store postgres");
+  splitConnections(opts.connections, instances);
   const asJson = args.includes("--json");
-  const withFloor = args.includes("--floor");
   const log = (line) => {
     if (!asJson) console.error(line);
   };
   const body = JSON.stringify({ model: MODEL, messages: [{ role: "user", content: PROMPT }] });
   const children = [];
   const tmp = mkdtempSync(join(tmpdir(), "sol-bench-gateway-"));
-  const cleanup = () => {
+  let schema = null;
+  const killChildren = () => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  const cleanup = () => {
+    killChildren();
     rmSync(tmp, { recursive: true, force: true });
   };
   process.on("exit", cleanup);
-  process.on("SIGINT", () => process.exit(130));
+  // The schema's drop is asynchronous: the children go first (their connections), then the drop, then exit.
+  let interrupted = false;
+  process.on("SIGINT", () => {
+    interrupted = true;
+    killChildren();
+    Promise.resolve(schema?.drop())
+      .catch(() => undefined)
+      .finally(() => process.exit(130));
+  });
 
-  const upstream = await startChild([
+  if (store === "postgres") {
+    schema = await createBenchSchema(require("pg"), PG_URL);
+    log(`PostgreSQL: ${redactUrl(PG_URL)}, schema ${schema.schema} (dropped at the end)`);
+  }
+  let report;
+  try {
+    report = await runPaths({
+      autocannon,
+      portkeyBin,
+      opts,
+      store,
+      instances,
+      schema,
+      body,
+      log,
+      children,
+      tmp,
+    });
+  } catch (error) {
+    // After Ctrl-C the run fails on its killed children; the SIGINT handler drops the schema and exits.
+    if (interrupted) await new Promise(() => {});
+    throw error;
+  } finally {
+    killChildren();
+    await schema?.drop();
+  }
+  if (asJson) console.log(JSON.stringify(report, null, 2));
+  else printReport(report);
+  process.exit(0);
+}
+
+/** Starts the upstream and the gateways, measures every path `opts.rounds` times, and builds the report. */
+async function runPaths({
+  autocannon,
+  portkeyBin,
+  opts,
+  store,
+  instances,
+  schema,
+  body,
+  log,
+  children,
+  tmp,
+}) {
+  const withFloor = args.includes("--floor");
+  const upstream = await startChild(here, [
     "--role",
     "upstream",
     "--upstream-delay-ms",
@@ -180,29 +261,35 @@ async function main() {
   const upstreamCount = () => ask(upstream.child, { type: "count" }, "count").then((m) => m.value);
   log(`upstream: ${upstream.url} (delay ${opts.upstreamDelayMs} ms)`);
 
-  // (b) SolServer's facade in its own process: SQLite file store, full pipeline, openai provider.
-  const sol = await startChild(
-    ["--role", "sol"],
-    {
-      SOL_HOST: "127.0.0.1",
-      SOL_PORT: "0",
-      SOL_DB_URL: `sqlite:${join(tmp, "sol.db")}`,
-      SOL_LLM: "openai",
-      SOL_LLM_BASE_URL: upstream.url,
-      SOL_LLM_MODEL: MODEL,
-      SOL_LLM_MAX_RETRIES: "0",
-      SOL_RATE_LIMIT_PER_MIN: "0",
-      SOL_LOG_LEVEL: "silent",
-      NODE_ENV: "production",
-      // Production refuses to start without a secret for approvals and trace anchors.
-      SOL_ACTION_SECRET: randomBytes(32).toString("hex"),
-    },
-    [
+  // (b) SolServer's facade, each instance in its own process: full pipeline, openai provider, and a
+  // SQLite file store or, with --store postgres, the run's schema that all instances share.
+  const pgAppName = `sol-bench-gateway-${process.pid}`;
+  const solEnv = {
+    SOL_HOST: "127.0.0.1",
+    SOL_PORT: "0",
+    SOL_DB_URL: schema ? schema.url : `sqlite:${join(tmp, "sol.db")}`,
+    // The PostgreSQL backends serving the instances carry this name, so their CPU can be read.
+    ...(schema ? { PGAPPNAME: pgAppName } : {}),
+    SOL_LLM: "openai",
+    SOL_LLM_BASE_URL: upstream.url,
+    SOL_LLM_MODEL: MODEL,
+    SOL_LLM_MAX_RETRIES: "0",
+    SOL_RATE_LIMIT_PER_MIN: "0",
+    SOL_LOG_LEVEL: "silent",
+    NODE_ENV: "production",
+    // Production refuses to start without a secret for approvals and trace anchors; a fleet shares one.
+    SOL_ACTION_SECRET: randomBytes(32).toString("hex"),
+  };
+  const sols = [];
+  // One after another: the first applies the migrations, the others find the schema up to date.
+  for (let k = 0; k < instances; k++) {
+    const sol = await startChild(here, ["--role", "sol"], solEnv, [
       ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
       ...(process.env.SOL_BENCH_SOL_NODE_FLAGS?.split(" ").filter(Boolean) ?? []),
-    ],
-  );
-  children.push(sol.child);
+    ]);
+    children.push(sol.child);
+    sols.push(sol);
+  }
 
   // (c) the Portkey gateway in its own process (it listens on every interface; we only send to 127.0.0.1).
   const port = await freePort();
@@ -214,34 +301,41 @@ async function main() {
   const portkeyUrl = `http://127.0.0.1:${port}`;
   await waitForHttp(`${portkeyUrl}/`, portkey);
 
+  const one = (url, pid) => [{ url, pid }];
   const paths = [
-    { key: "a", label: "upstream direct", url: `${upstream.url}/chat/completions`, headers: {}, pid: null },
+    {
+      key: "a",
+      label: "upstream direct",
+      targets: one(`${upstream.url}/chat/completions`, null),
+      headers: {},
+    },
     {
       key: "b",
-      label: "SolServer facade (SQLite file, full pipeline)",
-      url: `${sol.url}/v1/chat/completions`,
+      label: schema
+        ? `SolServer facade (PostgreSQL, ${instances === 1 ? "1 instance" : `${instances} instances`}, full pipeline)`
+        : "SolServer facade (SQLite file, full pipeline)",
+      targets: sols.map((sol) => ({ url: `${sol.url}/v1/chat/completions`, pid: sol.child.pid })),
       // Every request is a fresh turn: a unique idempotency key per request, one thread per connection.
       headers: { "idempotency-key": "bench-[<id>]" },
-      pid: sol.child.pid,
       threadPerConnection: true,
+      pgCpu: schema ? pgBackendCpu(schema, pgAppName) : null,
+      drain: schema ? () => drainTurns(schema) : null,
     },
     {
       key: "c",
       label: "Portkey gateway (headless)",
-      url: `${portkeyUrl}/v1/chat/completions`,
+      targets: one(`${portkeyUrl}/v1/chat/completions`, portkey.pid),
       headers: { "x-portkey-provider": "openai", "x-portkey-custom-host": upstream.url },
-      pid: portkey.pid,
     },
   ];
   if (withFloor) {
-    const floor = await startChild(["--role", "floor", "--upstream", upstream.url]);
+    const floor = await startChild(here, ["--role", "floor", "--upstream", upstream.url]);
     children.push(floor.child);
     paths.push({
       key: "d",
       label: "bare Node proxy (Fastify + node:http, no work)",
-      url: `${floor.url}/v1/chat/completions`,
+      targets: one(`${floor.url}/v1/chat/completions`, floor.child.pid),
       headers: {},
-      pid: floor.child.pid,
     });
   }
   const ctx = { autocannon, opts, body, log, upstreamCount, upstreamPid: upstream.child.pid };
@@ -258,76 +352,55 @@ async function main() {
   }
   const results = paths.map((_, i) => medianRow(rounds.map((rows) => rows[i])));
   const sentToSol = rounds.reduce((sum, rows) => sum + rows[1].sent + rows[1].warmupSent, 0);
-  const storedTurns = (await ask(sol.child, { type: "stats" }, "stats")).transmissions;
+  // With PostgreSQL every instance writes to the one schema, so any instance's count is the fleet's.
+  const storedTurns = (await ask(sols[0].child, { type: "stats" }, "stats")).transmissions;
+  const unfinishedTurns = schema ? (await schema.turnCounts()).pending : undefined;
   portkey.kill("SIGTERM");
-  await stopChild(sol.child);
+  await Promise.all(sols.map((sol) => stopChild(sol.child)));
   await ask(upstream.child, { type: "close" }, null).catch(() => undefined);
-
-  const [a, b, c, d] = results;
-  const report = {
-    machine: { cpus: cpuCount(), node: process.version, platform: process.platform, loadavg: loadAverage() },
-    settings: {
-      ...opts,
-      prompt: PROMPT,
-      solThreads: "one thread per connection, a unique idempotency key per request",
-    },
+  return buildReport({
+    opts,
+    store,
+    instances,
+    pgUrl: redactUrl(PG_URL),
+    prompt: PROMPT,
     results,
-    rounds: opts.rounds > 1 ? rounds : undefined,
-    // Every request sent to SolServer (warm-ups, measured runs and the one check) must be a stored turn.
-    solStore: { storedTurns, requestsSent: sentToSol + 1 },
-    ratios: {
-      throughput_b_over_a: round(b.reqPerSec / a.reqPerSec, 3),
-      throughput_b_over_c: round(b.reqPerSec / c.reqPerSec, 3),
-      p99_b_over_a: round(b.p99Ms / a.p99Ms, 3),
-      p99_b_over_c: round(b.p99Ms / c.p99Ms, 3),
-      ...(d?.gatewayCpuMsPerReq && b.gatewayCpuMsPerReq
-        ? { cpu_per_request_b_over_d: round(b.gatewayCpuMsPerReq / d.gatewayCpuMsPerReq, 3) }
-        : {}),
-      cpu_per_request_b_over_c:
-        b.gatewayCpuMsPerReq && c.gatewayCpuMsPerReq
-          ? round(b.gatewayCpuMsPerReq / c.gatewayCpuMsPerReq, 3)
-          : null,
-      rss_mean_b_over_c: b.rssMeanMb && c.rssMeanMb ? round(b.rssMeanMb / c.rssMeanMb, 3) : null,
-    },
-    // Medians of each round's own b/c ratios: the two paths of one round ran minutes apart at most, so
-    // these track a machine whose speed drifts better than ratios of medians taken across rounds.
-    perRoundRatios:
-      opts.rounds > 1
-        ? {
-            throughput_b_over_c: round(medianOf(rounds.map((r) => r[1].reqPerSec / r[2].reqPerSec)), 3),
-            p99_b_over_c: round(medianOf(rounds.map((r) => r[1].p99Ms / r[2].p99Ms)), 3),
-            cpu_per_request_b_over_c: rounds.every((r) => r[1].gatewayCpuMsPerReq && r[2].gatewayCpuMsPerReq)
-              ? round(medianOf(rounds.map((r) => r[1].gatewayCpuMsPerReq / r[2].gatewayCpuMsPerReq)), 3)
-              : null,
-            rss_mean_b_over_c: rounds.every((r) => r[1].rssMeanMb && r[2].rssMeanMb)
-              ? round(medianOf(rounds.map((r) => r[1].rssMeanMb / r[2].rssMeanMb)), 3)
-              : null,
-          }
-        : undefined,
-  };
-  if (asJson) console.log(JSON.stringify(report, null, 2));
-  else printReport(report);
-  process.exit(0);
+    rounds,
+    storedTurns,
+    unfinishedTurns,
+    requestsSent: sentToSol + instances,
+  });
 }
 
-/** Warm-up then one measured autocannon run of `path`, with RSS samples and CPU time of its process. */
+/**
+ * Warm-up then one measured autocannon run of `path`, with RSS samples and CPU time of its process(es).
+ * A path with several targets (SolServer instances) gets one run per target in parallel, the
+ * connections split over them, combined by combineRuns; CPU, thread splits and RSS are summed.
+ */
 async function measure(path, roundNo, ctx) {
   const { autocannon, opts, body, log, upstreamCount } = ctx;
   const headers = { "content-type": "application/json", authorization: "Bearer bench", ...path.headers };
-  if (roundNo === 1) await checkOnce(path.url, headers, body, path.label);
+  const { targets } = path;
+  const fleet = targets.length > 1;
+  if (roundNo === 1) {
+    for (const [k, target] of targets.entries()) {
+      await checkOnce(target.url, headers, body, fleet ? `${path.label} instance ${k + 1}` : path.label, k);
+    }
+  }
+  const split = splitConnections(opts.connections, targets.length);
   let runNo = 0;
-  const run = (duration) => {
-    runNo += 1;
+  const runOne = (target, connections, tag, duration) => {
     let conn = 0;
-    const tag = `${path.key}${roundNo}-${runNo}`;
     return autocannon({
-      url: path.url,
+      url: target.url,
       method: "POST",
       body,
       headers,
-      connections: opts.connections,
+      connections,
       duration,
       idReplacement: true,
+      // Keeps the encoded latency histogram in the result, so the runs can be merged.
+      ...(fleet ? { skipAggregateResult: true } : {}),
       ...(path.threadPerConnection
         ? {
             setupClient: (client) => {
@@ -338,29 +411,44 @@ async function measure(path, roundNo, ctx) {
         : {}),
     });
   };
+  const run = async (duration) => {
+    runNo += 1;
+    const tag = `${path.key}${roundNo}-${runNo}`;
+    if (!fleet) return runOne(targets[0], opts.connections, tag, duration);
+    const raws = await Promise.all(targets.map((t, k) => runOne(t, split[k], `${tag}-i${k + 1}`, duration)));
+    return combineRuns(autocannon, raws, { url: targets[0].url, connections: opts.connections });
+  };
   const roundLabel = opts.rounds > 1 ? ` round ${roundNo}/${opts.rounds}` : "";
   log(`(${path.key}) ${path.label}${roundLabel}: warm-up ${opts.warmup}s`);
   const warm = opts.warmup > 0 ? await run(opts.warmup) : null;
   await settle(upstreamCount);
+  await drain(path, log);
   const callsBefore = await upstreamCount();
-  const cpuBefore = path.pid === null ? null : readCpuMs(path.pid);
-  const threadsBefore = path.pid === null ? null : readThreadCpuMs(path.pid);
+  await path.pgCpu?.start();
+  const pids = targets.map((t) => t.pid).filter((pid) => pid !== null);
+  const cpuBefore = pids.map((pid) => readCpuMs(pid));
+  const threadsBefore = pids.map((pid) => readThreadCpuMs(pid));
   const upstreamCpuBefore = readCpuMs(ctx.upstreamPid);
-  const sampler = path.pid === null ? null : sampleRss(path.pid);
+  const samplers = pids.map((pid) => sampleRss(pid));
   log(
-    `(${path.key}) ${path.label}${roundLabel}: measuring ${opts.duration}s at ${opts.connections} connections`,
+    `(${path.key}) ${path.label}${roundLabel}: measuring ${opts.duration}s at ${opts.connections} connections` +
+      (fleet ? ` (${split.join(" + ")})` : ""),
   );
   const result = await run(opts.duration);
-  const rss = sampler?.stop() ?? null;
+  const rss = samplers.map((sampler) => sampler.stop());
   // Requests still in flight when the run stops finish at the gateway; count them before reading CPU.
   await settle(upstreamCount);
-  const cpu = cpuBefore === null ? null : readCpuMs(path.pid) - cpuBefore;
-  const split =
-    threadsBefore === null ? null : threadSplit(path.pid, threadsBefore, readThreadCpuMs(path.pid));
+  await drain(path, log);
+  const cpus = pids.map((pid, k) => readCpuMs(pid) - cpuBefore[k]);
+  const splits = pids.map((pid, k) => threadSplit(pid, threadsBefore[k], readThreadCpuMs(pid)));
+  const pgCpu = (await path.pgCpu?.stop()) ?? null;
   const upstreamCpu = readCpuMs(ctx.upstreamPid) - upstreamCpuBefore;
   const calls = (await upstreamCount()) - callsBefore;
   const sent = result.requests.sent;
-  return {
+  const cpu = pids.length === 0 ? null : sum(cpus);
+  const threads = pids.length === 0 || splits.includes(null) ? null : sumSplits(splits);
+  const rssKnown = rss.length > 0 && !rss.includes(null);
+  const row = {
     path: path.key,
     label: path.label,
     reqPerSec: round(result.requests.average, 1),
@@ -376,31 +464,56 @@ async function measure(path, roundNo, ctx) {
     gatewayCpuMsPerReq: cpu === null || sent === 0 ? null : round(cpu / sent, 3),
     // Where the gateway's CPU went: its main thread, its busiest other thread, all the rest.
     threadCpuMsPerReq:
-      split === null || sent === 0
+      threads === null || sent === 0
         ? null
         : {
-            main: round(split.mainMs / sent, 3),
-            busiestOther: round(split.busiestOtherMs / sent, 3),
-            rest: round(split.restMs / sent, 3),
+            main: round(threads.mainMs / sent, 3),
+            busiestOther: round(threads.busiestOtherMs / sent, 3),
+            rest: round(threads.restMs / sent, 3),
           },
     upstreamCpuMsPerReq: sent === 0 ? null : round(upstreamCpu / sent, 3),
-    rssMeanMb: rss ? round(rss.mean / 1024, 1) : null,
-    rssPeakMb: rss ? round(rss.peak / 1024, 1) : null,
+    // With several instances: sums over them (the fleet's memory; the peak, a sum of each one's own peak).
+    rssMeanMb: rssKnown ? round(sum(rss.map((r) => r.mean)) / 1024, 1) : null,
+    rssPeakMb: rssKnown ? round(sum(rss.map((r) => r.peak)) / 1024, 1) : null,
     warmupSent: warm ? warm.requests.sent : 0,
+  };
+  if (pgCpu !== null) {
+    row.pgBackendCpuMsPerReq = sent === 0 ? null : round(pgCpu.ms / sent, 3);
+    row.pgBackends = pgCpu.backends;
+  }
+  if (fleet) {
+    row.instances = targets.length;
+    row.rssMeanPerInstanceMb = rssKnown ? round(sum(rss.map((r) => r.mean)) / rss.length / 1024, 1) : null;
+    row.perInstance = result.perInstance.map((p, k) => ({
+      connections: split[k],
+      reqPerSec: round(p.reqPerSec, 1),
+      p50Ms: p.p50Ms,
+      p99Ms: p.p99Ms,
+      sent: p.sent,
+      gatewayCpuMsPerReq: p.sent > 0 ? round(cpus[k] / p.sent, 3) : null,
+      rssMeanMb: rss[k] ? round(rss[k].mean / 1024, 1) : null,
+    }));
+  }
+  return row;
+}
+
+function sum(values) {
+  return values.reduce((total, v) => total + v, 0);
+}
+
+/** Thread splits of several processes added field by field. */
+function sumSplits(splits) {
+  return {
+    mainMs: sum(splits.map((s) => s.mainMs)),
+    busiestOtherMs: sum(splits.map((s) => s.busiestOtherMs)),
+    restMs: sum(splits.map((s) => s.restMs)),
   };
 }
 
-/** The middle value (the mean of the two middle ones for an even count). */
-function medianOf(values) {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** The row with the median req/s of a path's rounds (a real measurement, not a blend). */
-function medianRow(rows) {
-  const sorted = [...rows].sort((x, y) => x.reqPerSec - y.reqPerSec);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
+/** With PostgreSQL, waits for (b)'s unfinished turns as well (see drainTurns). */
+async function drain(path, log) {
+  if (path.drain && !(await path.drain()))
+    log(`(${path.key}) turns still unfinished after 60 s; reading anyway`);
 }
 
 /** Waits until the upstream's request count stops moving (in-flight turns have finished). */
@@ -415,10 +528,15 @@ async function settle(upstreamCount) {
 }
 
 /** One request before the load: the path must answer a real chat.completion. */
-async function checkOnce(url, headers, body, label) {
+async function checkOnce(url, headers, body, label, index = 0) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { ...headers, "idempotency-key": `check-${Date.now()}`, "x-sol-thread-id": "bench-check" },
+    // The index keeps two instances' checks in one millisecond from sharing a key (one stored turn).
+    headers: {
+      ...headers,
+      "idempotency-key": `check-${Date.now()}-${index}`,
+      "x-sol-thread-id": "bench-check",
+    },
     body,
   });
   const text = await res.text();
@@ -435,162 +553,4 @@ async function checkOnce(url, headers, body, label) {
   ) {
     throw new Error(`${label} did not answer a chat.completion (HTTP ${res.status}): ${text.slice(0, 300)}`);
   }
-}
-
-/** Forks this script in a child role and waits for its `ready` message. */
-function startChild(roleArgs, env = {}, execArgv = []) {
-  const child = fork(here, roleArgs, {
-    env: { ...process.env, ...env },
-    execArgv,
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolveReady, reject) => {
-    child.once("error", reject);
-    child.once("exit", (code) => reject(new Error(`child ${roleArgs.join(" ")} exited with ${code}`)));
-    child.on("message", (msg) => {
-      if (msg?.type === "ready") resolveReady({ child, url: msg.url });
-    });
-  });
-}
-
-/** Sends a message to a child and waits for the reply of type `replyType` (null: no reply expected). */
-function ask(child, message, replyType) {
-  return new Promise((resolveReply, reject) => {
-    if (replyType === null) {
-      child.send(message, (err) => (err ? reject(err) : resolveReply(undefined)));
-      return;
-    }
-    const onMessage = (msg) => {
-      if (msg?.type === replyType) {
-        child.off("message", onMessage);
-        resolveReply(msg);
-      }
-    };
-    child.on("message", onMessage);
-    child.send(message);
-  });
-}
-
-function stopChild(child) {
-  return new Promise((resolveStop) => {
-    child.once("exit", () => resolveStop());
-    child.send({ type: "close" });
-  });
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolvePort(port));
-    });
-  });
-}
-
-async function waitForHttp(url, child, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-function round(value, digits) {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}
-
-function printReport(report) {
-  const { settings, results, ratios, machine, solStore } = report;
-  console.log(
-    `\nGateway benchmark: ${settings.connections} connections, ${settings.duration}s per path (after ${settings.warmup}s warm-up), ` +
-      `${settings.rounds} round(s)${settings.rounds > 1 ? ", median row per path" : ""}, upstream delay ${settings.upstreamDelayMs} ms, ` +
-      `${machine.cpus} CPUs, load average ${machine.loadavg?.join(" ") ?? "?"}, Node ${machine.node}\n`,
-  );
-  const head = [
-    "path",
-    "req/s",
-    "p50 ms",
-    "p99 ms",
-    "mean ms",
-    "2xx",
-    "non-2xx",
-    "errors",
-    "upstream calls/req",
-    "gateway CPU ms/req",
-    "RSS mean MB",
-    "RSS peak MB",
-  ];
-  const rows = results.map((r) => [
-    `(${r.path}) ${r.label}`,
-    r.reqPerSec,
-    r.p50Ms,
-    r.p99Ms,
-    r.meanMs,
-    r.ok2xx,
-    r.non2xx,
-    r.errors + r.timeouts,
-    r.upstreamCallsPerRequest ?? "-",
-    r.gatewayCpuMsPerReq ?? "-",
-    r.rssMeanMb ?? "-",
-    r.rssPeakMb ?? "-",
-  ]);
-  const widths = head.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((cell, i) => String(cell).padEnd(widths[i])).join(" | ");
-  console.log(line(head));
-  console.log(widths.map((w) => "-".repeat(w)).join("-|-"));
-  for (const row of rows) console.log(line(row));
-  const split = results.filter((r) => r.threadCpuMsPerReq);
-  if (split.length > 0) {
-    console.log(
-      "\ngateway CPU ms per request by thread (main thread | busiest other thread | all other threads):",
-    );
-    for (const r of split) {
-      const t = r.threadCpuMsPerReq;
-      console.log(`  (${r.path}) ${r.label}: ${t.main} | ${t.busiestOther} | ${t.rest}`);
-    }
-  }
-  if (report.rounds) {
-    console.log("\nper round (req/s, p99 ms, gateway CPU ms/req):");
-    report.rounds.forEach((roundRows, i) => {
-      console.log(
-        `  round ${i + 1}: ${roundRows.map((r) => `(${r.path}) ${r.reqPerSec} r/s, p99 ${r.p99Ms}, cpu ${r.gatewayCpuMsPerReq ?? "-"}`).join("; ")}`,
-      );
-    });
-  }
-  console.log(
-    `\nSolServer turns stored: ${solStore.storedTurns} of ${solStore.requestsSent} requests sent (warm-up, measured and checks)`,
-  );
-  console.log(
-    `ratios: throughput b/a ${ratios.throughput_b_over_a}, b/c ${ratios.throughput_b_over_c}; ` +
-      `p99 b/a ${ratios.p99_b_over_a}, b/c ${ratios.p99_b_over_c}; gateway CPU per request b/c ${ratios.cpu_per_request_b_over_c}; ` +
-      `RSS mean b/c ${ratios.rss_mean_b_over_c}`,
-  );
-  if (ratios.cpu_per_request_b_over_d !== undefined) {
-    console.log(`gateway CPU per request b/d ${ratios.cpu_per_request_b_over_d} (d: the bare proxy)`);
-  }
-  if (report.perRoundRatios) {
-    const r = report.perRoundRatios;
-    console.log(
-      `median of per-round ratios: throughput b/c ${r.throughput_b_over_c}, p99 b/c ${r.p99_b_over_c}, ` +
-        `gateway CPU per request b/c ${r.cpu_per_request_b_over_c}, RSS mean b/c ${r.rss_mean_b_over_c}`,
-    );
-  }
-  // Issue 25's goals against Portkey, on the per-round medians when there are rounds.
-  const g = report.perRoundRatios ?? ratios;
-  const verdict = (value, goal) =>
-    value === null ? "n/a" : `${value} (goal <= ${goal}: ${value <= goal ? "met" : "not met"})`;
-  console.log(
-    `goals b/c: CPU per request ${verdict(g.cpu_per_request_b_over_c, 0.333)}; p99 ${verdict(g.p99_b_over_c, 0.5)}; ` +
-      `RSS ${verdict(g.rss_mean_b_over_c, 1)}`,
-  );
 }
