@@ -5,6 +5,8 @@
 //   before — the validators' normalisation before this change (legacyNormalize), as a baseline;
 //   lint   — lintOutput, the final validator of every reply;
 //   stream — the streaming guard (createStreamGuard), fed 4-character chunks.
+// Then the streaming guard's cost (issue 25): a 2.2 KB and a 10 KB compliant reply pushed 4 characters
+// at a time, per push and per reply. It grows linearly with the reply (it was quadratic).
 import {
   createDefaultRouter,
   createPolicyEngine,
@@ -92,4 +94,26 @@ for (const name of Object.keys(readers)) {
     `${name.padEnd(7)} caught ${caught[name]}/${cases.length} (${pct(caught[name], cases.length)}), false positives ${falsePositives[name].length}/${COMPLIANT_REPLIES.length}, plain phrases ${control[name]}/${plain.length}`,
   );
   for (const text of falsePositives[name]) console.log(`        false positive: ${JSON.stringify(text)}`);
+}
+
+// Streaming cost: the compliant replies joined into a 2.2 KB and a 10 KB reply, 4 characters a push.
+const long = (size) => {
+  let text = "";
+  for (let i = 0; text.length < size; i++) text += `${COMPLIANT_REPLIES[i % COMPLIANT_REPLIES.length]} `;
+  return text.slice(0, size);
+};
+console.log("");
+for (const size of [2200, 10_000]) {
+  const text = long(size);
+  const runs = size > 5000 ? 5 : 20;
+  let best = Number.POSITIVE_INFINITY;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    streamFlags(text);
+    best = Math.min(best, performance.now() - start);
+  }
+  const pushes = Math.ceil(text.length / 4);
+  console.log(
+    `stream cost ${String(size).padStart(6)} chars: ${best.toFixed(1)} ms per reply, ${((1000 * best) / pushes).toFixed(1)} µs per push (${pushes} pushes, best of ${runs})`,
+  );
 }

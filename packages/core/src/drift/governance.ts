@@ -76,6 +76,14 @@ export function findClaimedAction(normalizedText: string): string | null {
 const MODE_SWITCH =
   /(?:^|[.!?:;] |\b(i'm|i am|i'll|i will|let me|let's|now|we're|we are) )(switching|switched|switch|changing|changed|entering|moving)(?: over)?(?: (?:to|into))? (?:the )?([\p{L}\p{N}_-]{1,64}) mode\b/gu;
 
+/**
+ * More than the code units one attempt of MODE_SWITCH reads from where it starts, with what
+ * STANDS_ALONE reads after it: lead-in 7, verb 9, " over" 5, " into" 5, " " 1, "the " 4, a label of 64
+ * code points (128 units), " mode" 5, the \b after 1, then 7. A stream guard treats an attempt that
+ * starts this far before the end of text no later text changes as final.
+ */
+export const MODE_SWITCH_SPAN = 200;
+
 // Lead-ins by which the assistant speaks of itself. "let's" and "we" are left out: they include the
 // user, and "let's switch to system mode" walks the user through their settings as often as not.
 const SELF_LEAD_INS: ReadonlySet<string> = new Set(["i'm", "i am", "i'll", "i will", "let me"]);
@@ -176,6 +184,43 @@ export function strictModeSwitches(
     const end = (match.index ?? 0) + match[0].length;
     if (!isSelfAnnouncement(match, normalizedText.slice(end))) continue;
     found.push({ mode: announced, labelIndex: end - " mode".length - announced.length, end });
+  }
+  return found;
+}
+
+/** A match of the mode-switch pattern, strict or not (modeSwitchMatchesFrom). */
+export interface ModeSwitchMatch extends ModeSwitchAt {
+  /** Where the whole match (lead-in included) starts. */
+  readonly index: number;
+  /** True when strictModeSwitches keeps it. */
+  readonly strict: boolean;
+}
+
+/**
+ * Every match of the mode-switch pattern found by scanning from `from` (the regex's lastIndex), in
+ * order, strict or not: a stream guard resumes the scan where the matches before can no longer
+ * change, since a scan from 0 passes through any index no match spans. `from` must not be inside a
+ * surrogate pair, and `from > 0` keeps "^" from matching anywhere but the text's real start.
+ */
+export function modeSwitchMatchesFrom(
+  normalizedText: string,
+  from: number,
+  modeLabel: string,
+  modes: readonly string[],
+): ModeSwitchMatch[] {
+  const active = canonLabel(modeLabel);
+  const pattern = new RegExp(MODE_SWITCH.source, MODE_SWITCH.flags);
+  pattern.lastIndex = from;
+  const found: ModeSwitchMatch[] = [];
+  for (let match = pattern.exec(normalizedText); match !== null; match = pattern.exec(normalizedText)) {
+    const announced = match[3] ?? "";
+    const end = match.index + match[0].length;
+    const strict =
+      canonLabel(announced) !== active &&
+      isModeLabel(announced, modes) &&
+      isSelfAnnouncement(match, normalizedText.slice(end));
+    const labelIndex = end - " mode".length - announced.length;
+    found.push({ mode: announced, labelIndex, end, index: match.index, strict });
   }
   return found;
 }

@@ -5,14 +5,18 @@ import {
   findOnWordBoundary,
   isWordChar,
   normalizeForMatch,
-  normalizeWithOffsets,
-  settledLength,
 } from "../driver-blocks/patterns.js";
 import type { CompiledPolicy } from "../driver-blocks/policy-types.js";
 import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
 import { type AhoCorasick, buildAhoCorasick } from "../text/aho-corasick.js";
-import { AUTHORITY_LAUNDERING_PATTERNS, strictModeSwitches } from "./governance.js";
+import {
+  AUTHORITY_LAUNDERING_PATTERNS,
+  MODE_SWITCH_SPAN,
+  type ModeSwitchMatch,
+  modeSwitchMatchesFrom,
+} from "./governance.js";
 import { LINT_CODES } from "./lint.js";
+import { createStreamWindow, type StreamView } from "./stream-window.js";
 
 /** The strict checks a guard decides on a prefix: the codes lintOutput gives the same findings. */
 export type PrefixCheckCode =
@@ -146,6 +150,18 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
   let text = "";
   let released = 0;
   let violation: StreamGuardViolation | null = null;
+  const modesOn = input.modes !== undefined && input.modes.length > 0;
+  // The text is normalised incrementally (StreamWindow): each push reads the new text plus a bounded
+  // window before it, so a streamed reply costs time linear in its length, not quadratic (issue 25).
+  const window = createStreamWindow();
+  // Per phrase, its first match ending within the fixed prefix (normalised index, raw index), or -1:
+  // such a match has its edges fixed, so it stays the phrase's first match whatever follows.
+  const fixedFirst = new Int32Array(phrases.length).fill(-1);
+  const fixedFirstRaw = new Int32Array(phrases.length);
+  // The mode-switch scan resumes at modeFrom: a scan from 0 passes through it, and every match before
+  // it is final and not strict; fixedMode is the first strict switch once it is final.
+  let modeFrom = 0;
+  let fixedMode: (ModeSwitchMatch & { raw: number }) | null = null;
 
   const step = (finished: boolean): StreamGuardStep => {
     if (violation !== null) return { release: "", violation };
@@ -153,58 +169,133 @@ export function createStreamGuard(input: StreamGuardInput): StreamGuard {
       phrases.map((p) => p.alternative),
       { caseSensitive: true },
     );
+    const fixedLength = window.fixedLength;
+    // The view starts early enough for the context of a phrase that may end past the fixed prefix,
+    // and one character before the resumed mode-switch scan (its \b, and "^" kept to the real start).
+    const scanMode = modesOn && fixedMode === null;
+    const from = Math.max(0, Math.min(fixedLength - longest - 2, scanMode ? modeFrom - 1 : fixedLength));
     // Only the settled prefix is read: what follows (an open tag or entity, the last letter, an
     // abbreviation being written) may still normalise differently, so it is held whatever it is.
-    const settled = finished ? text.length : settledLength(text);
-    const { normalized, offsets, trailingSpace } = normalizeWithOffsets(text.slice(0, settled));
-    const endDecided = finished || trailingSpace;
-    const found = firstViolation(normalized, endDecided, finished);
-    let stop = found === null ? settled : (offsets[found.at] as number);
-    if (!finished) stop = Math.min(stop, heldFrom(normalized, offsets, settled));
-    if (found?.decided) {
-      violation = { code: found.code, phrase: found.phrase, index: offsets[found.at] as number };
-    }
+    const view = window.view(text, finished, from);
+    const switches = scanMode
+      ? modeSwitchMatchesFrom(
+          view.text,
+          modeFrom - view.start,
+          input.modeDecision.modeLabel,
+          input.modes ?? [],
+        )
+      : [];
+    const found = firstViolation(view, finished || view.trailingSpace, finished, switches);
+    let stop = found === null ? view.settled : found.raw;
+    if (!finished) stop = Math.min(stop, heldFrom(view));
+    if (found?.decided) violation = { code: found.code, phrase: found.phrase, index: found.raw };
     const release = stop > released ? text.slice(released, stop) : "";
     released = Math.max(released, stop);
+    if (violation === null && !finished && window.advance(text)) settle(view, fixedLength, switches);
     return { release, violation };
   };
 
   /** The earliest match in the text; `decided` is false while more text could still undo it. */
-  const firstViolation = (normalized: string, endDecided: boolean, finished: boolean) => {
-    let best: { at: number; code: PrefixCheckCode; phrase: string; decided: boolean } | null = null;
-    const firsts = (automaton as AhoCorasick).firstPositions(normalized);
+  const firstViolation = (
+    view: StreamView,
+    endDecided: boolean,
+    finished: boolean,
+    switches: readonly ModeSwitchMatch[],
+  ) => {
+    let best: { at: number; raw: number; code: PrefixCheckCode; phrase: string; decided: boolean } | null =
+      null;
+    const firsts = (automaton as AhoCorasick).firstPositions(view.text);
+    const fixedLength = window.fixedLength;
     for (let a = 0; a < phrases.length; a++) {
-      const from = firsts[a] as number;
-      if (from < 0) continue;
       const phrase = phrases[a] as Phrase;
-      const at = findOnWordBoundary(normalized, phrase.alternative, from);
-      if (at < 0 || (best !== null && best.at <= at)) continue;
+      let at = fixedFirst[a] as number;
+      if (at < 0) {
+        const first = firsts[a] as number;
+        if (first < 0) continue;
+        // Matches ending within the fixed prefix are in fixedFirst; the rest end past it.
+        const since = fixedLength - phrase.alternative.length + 1 - view.start;
+        const found = findOnWordBoundary(view.text, phrase.alternative, Math.max(first, since));
+        if (found < 0) continue;
+        at = found + view.start;
+      }
+      if (best !== null && best.at <= at) continue;
       const end = at + phrase.alternative.length;
       // "damn" at the very end may yet become "damned", which is no match.
-      const open = end === normalized.length && !endDecided && isWordChar(phrase.alternative.slice(-1));
-      best = { at, code: phrase.code, phrase: phrase.alternative, decided: !open };
+      const open = end === view.length && !endDecided && isWordChar(phrase.alternative.slice(-1));
+      const raw = at < view.start ? (fixedFirstRaw[a] as number) : view.offsetAt(at);
+      best = { at, raw, code: phrase.code, phrase: phrase.alternative, decided: !open };
     }
-    if (input.modes !== undefined && input.modes.length > 0) {
-      for (const m of strictModeSwitches(normalized, input.modeDecision.modeLabel, input.modes)) {
-        if (best !== null && best.at <= m.labelIndex) break;
-        const decided = finished || normalized.length - m.end >= MODE_SWITCH_LOOKAHEAD;
-        best = { at: m.labelIndex, code: LINT_CODES.modeDrift, phrase: m.mode, decided };
-        break;
+    if (modesOn) {
+      const m = fixedMode ?? switches.find((s) => s.strict);
+      if (m !== undefined && !(best !== null && best.at <= m.labelIndex + (fixedMode ? 0 : view.start))) {
+        const labelIndex = m.labelIndex + (fixedMode ? 0 : view.start);
+        const end = m.end + (fixedMode ? 0 : view.start);
+        const decided = finished || view.length - end >= MODE_SWITCH_LOOKAHEAD;
+        const raw = fixedMode ? fixedMode.raw : view.offsetAt(labelIndex);
+        best = { at: labelIndex, raw, code: LINT_CODES.modeDrift, phrase: m.mode, decided };
       }
     }
     return best;
   };
 
+  /** Records what the fixed prefix, just grown past `before`, decides for good. */
+  const settle = (view: StreamView, before: number, switches: readonly ModeSwitchMatch[]) => {
+    const fixedLength = window.fixedLength;
+    const start = Math.max(view.start, before - longest - 2);
+    const grown = view.text.slice(start - view.start, fixedLength - view.start);
+    const firsts = (automaton as AhoCorasick).firstPositions(grown);
+    for (let a = 0; a < phrases.length; a++) {
+      const first = firsts[a] as number;
+      if ((fixedFirst[a] as number) >= 0 || first < 0) continue;
+      const needle = (phrases[a] as Phrase).alternative;
+      const found = findOnWordBoundary(grown, needle, Math.max(first, before - needle.length + 1 - start));
+      if (found < 0) continue;
+      fixedFirst[a] = found + start;
+      fixedFirstRaw[a] = view.offsetAt(found + start);
+    }
+    if (modesOn && fixedMode === null) advanceModeScan(view, switches, fixedLength);
+    const keep = Math.min(
+      fixedLength - longest - 2,
+      modesOn && fixedMode === null ? modeFrom - 1 : fixedLength,
+    );
+    window.forgetBefore(keep - 8);
+  };
+
+  /** Moves modeFrom past what the fixed prefix decides: attempts starting MODE_SWITCH_SPAN before its end. */
+  const advanceModeScan = (view: StreamView, switches: readonly ModeSwitchMatch[], fixedLength: number) => {
+    let next = Number.POSITIVE_INFINITY;
+    for (const s of switches) {
+      const index = s.index + view.start;
+      if (index + MODE_SWITCH_SPAN > fixedLength) {
+        next = index;
+        break;
+      }
+      if (s.strict) {
+        const labelIndex = s.labelIndex + view.start;
+        fixedMode = { ...s, index, labelIndex, end: s.end + view.start, raw: view.offsetAt(labelIndex) };
+        return;
+      }
+      modeFrom = s.end + view.start;
+    }
+    let to = Math.min(next, fixedLength - MODE_SWITCH_SPAN);
+    if (to <= modeFrom) return;
+    // Never resume inside a surrogate pair: a scan from 0 steps over whole code points.
+    const code = view.text.charCodeAt(to - view.start);
+    if (code >= 0xdc00 && code <= 0xdfff) to--;
+    modeFrom = to;
+  };
+
   /** Where the held tail starts: the earliest suffix that may still grow into a phrase. */
-  const heldFrom = (normalized: string, offsets: Int32Array, settled: number): number => {
-    let hold = settled;
-    const max = Math.min(longest - 1, normalized.length);
+  const heldFrom = (view: StreamView): number => {
+    let hold = view.settled;
+    const max = Math.min(longest - 1, view.length);
     for (let k = max; k >= 1; k--) {
-      const start = normalized.length - k;
-      const suffix = normalized.slice(start);
+      const start = view.length - k;
+      const suffix = view.text.slice(start - view.start);
       if (!prefixes.has(suffix)) continue;
-      if (isWordChar(suffix.charAt(0)) && start > 0 && isWordChar(normalized.charAt(start - 1))) continue;
-      hold = offsets[start] as number;
+      const before = view.text.charAt(start - 1 - view.start);
+      if (isWordChar(suffix.charAt(0)) && start > 0 && isWordChar(before)) continue;
+      hold = view.offsetAt(start);
       break;
     }
     return hold;
