@@ -18,6 +18,7 @@ import { v16DriverBlocks } from "./v16-driver-blocks.js";
 import { v17TransmissionLeases } from "./v17-transmission-leases.js";
 import { v18AgencyState } from "./v18-agency-state.js";
 import { v19Integrity } from "./v19-integrity.js";
+import { v20MemoryIndex } from "./v20-memory-index.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v17TransmissionLeases,
   v18AgencyState,
   v19Integrity,
+  v20MemoryIndex,
 ]);

@@ -1,0 +1,256 @@
+import { randomInt } from "node:crypto";
+import { sql } from "kysely";
+import { decodePostings, encodePostings, type Posting } from "./memory-postings.js";
+import { type SqlExecutor, tokenizeMemories } from "./memory-tokens.js";
+
+/**
+ * The SQLite memory index (migration 20): per tenant and term, the memories holding the term in
+ * chunks of at most {@link POSTINGS_PER_CHUNK} postings (`memory_postings`), their number and a
+ * version drawn afresh at each change of them (`memory_terms`), and per tenant the number of memories
+ * and tokens indexed and the last seq indexed (`memory_index_state`). Rows are indexed in seq order,
+ * after the last one indexed, in the transaction that inserts them (or, for rows written by other
+ * means, before the next search), so a search never misses a memory and the index needs no trigger.
+ * A memory's text and context never change once saved (a trigger refuses updates).
+ */
+export const POSTINGS_PER_CHUNK = 192;
+/** A domain flag's memories are the postings of this term plus the flag: no FTS5 token holds `#`. */
+export const DOMAIN_TERM_PREFIX = "#";
+/** Memories read and indexed per statement while catching up. */
+const CATCH_UP_BATCH = 500;
+
+/** What a search needs from the state row, and the newest seq of the tenant's memories. */
+export interface IndexState {
+  readonly indexedSeq: number;
+  readonly docs: number;
+  readonly tokens: number;
+  /** The tenant's newest memory seq (0 without memories): above `indexedSeq`, some are not indexed yet. */
+  readonly newestSeq: number;
+}
+
+export async function readIndexState(db: SqlExecutor, tenantId: string): Promise<IndexState> {
+  const { rows } = await sql<{
+    indexed_seq: number | null;
+    docs: number | null;
+    tokens: number | null;
+    newest: number | null;
+  }>`select s.indexed_seq, s.docs, s.tokens,
+      (select max(seq) from memories where tenant_id = ${tenantId}) as newest
+    from (select 1) left join memory_index_state s on s.tenant_id = ${tenantId}`.execute(db);
+  const row = rows[0];
+  return {
+    indexedSeq: Number(row?.indexed_seq ?? 0),
+    docs: Number(row?.docs ?? 0),
+    tokens: Number(row?.tokens ?? 0),
+    newestSeq: Number(row?.newest ?? 0),
+  };
+}
+
+/** A term's document count and version (random, new at every change of its postings). */
+export interface TermStats {
+  readonly df: number;
+  readonly version: number;
+}
+
+/** The state and, in the same statement, the stats of the terms the index holds. */
+export async function readTermsAndState(
+  db: SqlExecutor,
+  tenantId: string,
+  terms: readonly string[],
+): Promise<{ state: IndexState; terms: Map<string, TermStats> }> {
+  type Row = { term: string | null; a: number | null; b: number | null; c: number | null; d: number | null };
+  const { rows } = await sql<Row>`
+    select null as term, s.docs as a, s.tokens as b, s.indexed_seq as c,
+      (select max(seq) from memories where tenant_id = ${tenantId}) as d
+    from (select 1) left join memory_index_state s on s.tenant_id = ${tenantId}
+    union all
+    select term, df, version, null, null from memory_terms
+    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify(terms)}))`.execute(
+    db,
+  );
+  let state: IndexState = { indexedSeq: 0, docs: 0, tokens: 0, newestSeq: 0 };
+  const stats = new Map<string, TermStats>();
+  for (const row of rows) {
+    if (row.term === null) {
+      state = {
+        docs: Number(row.a ?? 0),
+        tokens: Number(row.b ?? 0),
+        indexedSeq: Number(row.c ?? 0),
+        newestSeq: Number(row.d ?? 0),
+      };
+    } else stats.set(row.term, { df: Number(row.a), version: Number(row.b) });
+  }
+  return { state, terms: stats };
+}
+
+interface PendingRow {
+  seq: number;
+  text: string;
+  context: string;
+  domain_flags: string;
+}
+
+/** Indexes the tenant's memories after the last one indexed. Run it inside a write transaction. */
+export async function indexPending(db: SqlExecutor, tenantId: string): Promise<void> {
+  for (;;) {
+    const state = await readIndexState(db, tenantId);
+    if (state.newestSeq <= state.indexedSeq) return;
+    const { rows } = await sql<PendingRow>`select seq, text, context, domain_flags from memories
+      where tenant_id = ${tenantId} and seq > ${state.indexedSeq} order by seq limit ${CATCH_UP_BATCH}`.execute(
+      db,
+    );
+    const last = rows.at(-1);
+    if (last === undefined) return;
+    const terms = await tokenizeMemories(db, rows);
+    const byTerm = new Map<string, Posting[]>();
+    const add = (term: string, posting: Posting) => {
+      const list = byTerm.get(term);
+      if (list === undefined) byTerm.set(term, [posting]);
+      else list.push(posting);
+    };
+    let tokens = 0;
+    rows.forEach((row, i) => {
+      const seq = Number(row.seq);
+      const { counts, length } = terms[i] ?? { counts: new Map(), length: 0 };
+      tokens += length;
+      for (const [term, [text, context]] of counts) add(term, { seq, text, context, length });
+      for (const flag of domainFlagsOf(row.domain_flags))
+        add(domainTerm(flag), { seq, text: 0, context: 0, length: 0 });
+    });
+    await appendPostings(db, tenantId, byTerm);
+    const counted = JSON.stringify([...byTerm].map(([term, list]) => [term, list.length]));
+    await sql`insert into memory_terms (tenant_id, term, df, version)
+      select ${tenantId}, value ->> 0, value ->> 1, ${newVersion()} from json_each(${counted})
+      where true on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df,
+        version = excluded.version`.execute(db);
+    await sql`insert into memory_index_state (tenant_id, indexed_seq, docs, tokens)
+      values (${tenantId}, ${Number(last.seq)}, ${rows.length}, ${tokens})
+      on conflict (tenant_id) do update set indexed_seq = excluded.indexed_seq,
+        docs = memory_index_state.docs + excluded.docs, tokens = memory_index_state.tokens + excluded.tokens`.execute(
+      db,
+    );
+  }
+}
+
+// Each term's postings go to the end of its last chunk while it has room, then to new chunks keyed
+// by their first seq. The chunk is extended in SQL (blob concatenation), not read and rewritten. A
+// chunk of 192 postings (about 800 bytes) stays within its B-tree page, without overflow pages.
+async function appendPostings(
+  db: SqlExecutor,
+  tenantId: string,
+  byTerm: ReadonlyMap<string, readonly Posting[]>,
+): Promise<void> {
+  const { rows } = await sql<{ term: string; chunk: number; n: number; last_seq: number }>`
+    select t.term, t.chunk, t.n, t.last_seq from memory_postings t
+    where t.tenant_id = ${tenantId} and t.term in (select value from json_each(${JSON.stringify([...byTerm.keys()])}))
+      and t.chunk = (select max(c.chunk) from memory_postings c where c.tenant_id = t.tenant_id and c.term = t.term)`.execute(
+    db,
+  );
+  const lastChunk = new Map(rows.map((r) => [r.term, r]));
+  const parts: Array<[string, number, number, number, string]> = [];
+  for (const [term, postings] of byTerm) {
+    let start = 0;
+    const open = lastChunk.get(term);
+    if (open !== undefined && Number(open.n) < POSTINGS_PER_CHUNK) {
+      const part = postings.slice(0, POSTINGS_PER_CHUNK - Number(open.n));
+      const lastSeq = (part.at(-1) as Posting).seq;
+      parts.push([
+        term,
+        Number(open.chunk),
+        part.length,
+        lastSeq,
+        hex(encodePostings(Number(open.last_seq), part)),
+      ]);
+      start = part.length;
+    }
+    for (; start < postings.length; start += POSTINGS_PER_CHUNK) {
+      const part = postings.slice(start, start + POSTINGS_PER_CHUNK);
+      const key = (part[0] as Posting).seq;
+      parts.push([term, key, part.length, (part.at(-1) as Posting).seq, hex(encodePostings(key, part))]);
+    }
+  }
+  if (parts.length === 0) return;
+  // A part for an existing chunk extends it (`||` makes text of two blobs: the cast takes the bytes
+  // back as a blob); one for a new chunk is inserted. One primary-key probe per part.
+  await sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
+    select ${tenantId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, unhex(value ->> 4)
+    from json_each(${JSON.stringify(parts)}) where true
+    on conflict (tenant_id, term, chunk) do update set n = memory_postings.n + excluded.n,
+      last_seq = excluded.last_seq, postings = cast(memory_postings.postings || excluded.postings as blob)`.execute(
+    db,
+  );
+}
+
+/** Replaces chunks given as [term, chunk, n, last_seq, hex postings] (an upsert: one key probe each). */
+async function rewriteChunks(
+  db: SqlExecutor,
+  tenantId: string,
+  chunks: ReadonlyArray<readonly [string, number, number, number, string]>,
+): Promise<void> {
+  await sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
+    select ${tenantId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, unhex(value ->> 4)
+    from json_each(${JSON.stringify(chunks)}) where true
+    on conflict (tenant_id, term, chunk) do update set n = excluded.n, last_seq = excluded.last_seq,
+      postings = excluded.postings`.execute(db);
+}
+
+/** Takes a deleted memory out of the index (nothing to do if it was never indexed). Same transaction as the delete. */
+export async function unindexMemory(db: SqlExecutor, tenantId: string, row: PendingRow): Promise<void> {
+  const seq = Number(row.seq);
+  const state = await readIndexState(db, tenantId);
+  if (seq > state.indexedSeq) return;
+  const [terms] = await tokenizeMemories(db, [row]);
+  const names = [...(terms?.counts.keys() ?? []), ...domainFlagsOf(row.domain_flags).map(domainTerm)];
+  const { rows } = await sql<{ term: string; chunk: number; postings: Uint8Array }>`
+    select t.term, t.chunk, t.postings from memory_postings t
+    where t.tenant_id = ${tenantId} and t.term in (select value from json_each(${JSON.stringify(names)}))
+      and t.chunk = (select max(c.chunk) from memory_postings c where c.tenant_id = t.tenant_id
+        and c.term = t.term and c.chunk <= ${seq})`.execute(db);
+  const rewrites: Array<[string, number, number, number, string]> = [];
+  const emptied: Array<[string, number]> = [];
+  const removedFrom: string[] = [];
+  for (const chunk of rows) {
+    const key = Number(chunk.chunk);
+    const before = decodePostings(key, chunk.postings);
+    const after = before.filter((p) => p.seq !== seq);
+    if (after.length === before.length) continue;
+    removedFrom.push(chunk.term);
+    const lastSeq = after.at(-1)?.seq;
+    if (lastSeq === undefined) emptied.push([chunk.term, key]);
+    else rewrites.push([chunk.term, key, after.length, lastSeq, hex(encodePostings(key, after))]);
+  }
+  if (rewrites.length > 0) await rewriteChunks(db, tenantId, rewrites);
+  if (emptied.length > 0) {
+    await sql`delete from memory_postings where tenant_id = ${tenantId}
+      and (term, chunk) in (select value ->> 0, value ->> 1 from json_each(${JSON.stringify(emptied)}))`.execute(
+      db,
+    );
+  }
+  const removed = JSON.stringify(removedFrom);
+  await sql`update memory_terms set df = df - 1, version = ${newVersion()}
+    where tenant_id = ${tenantId} and term in (select value from json_each(${removed}))`.execute(db);
+  await sql`delete from memory_terms
+    where tenant_id = ${tenantId} and term in (select value from json_each(${removed})) and df <= 0`.execute(
+    db,
+  );
+  await sql`update memory_index_state set docs = docs - 1, tokens = tokens - ${terms?.length ?? 0}
+    where tenant_id = ${tenantId}`.execute(db);
+}
+
+// Random rather than counted: a version must never come back, even after its change was rolled
+// back or its term left the index and came back (a cache of postings trusts it).
+function newVersion(): number {
+  return randomInt(2 ** 47);
+}
+
+export function domainTerm(flag: string): string {
+  return `${DOMAIN_TERM_PREFIX}${flag}`;
+}
+
+function domainFlagsOf(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? [...new Set(value.filter((v): v is string => typeof v === "string"))] : [];
+}
+
+function hex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+}
