@@ -7,7 +7,9 @@ import { type SqlExecutor, tokenizeMemories } from "./memory-tokens.js";
  * The SQLite memory index (migration 20): per tenant and term, the memories holding the term in
  * chunks of at most {@link POSTINGS_PER_CHUNK} postings (`memory_postings`), their number and a
  * version drawn afresh at each change of them (`memory_terms`), and per tenant the number of memories
- * and tokens indexed and the last seq indexed (`memory_index_state`). Rows are indexed in seq order,
+ * and tokens indexed and the last seq indexed (`memory_index_state`). Under the tenant
+ * {@link ALL_TENANTS} both tables also count every tenant's memories: BM25's statistics span the
+ * whole store, as they did when one FTS5 index held every tenant. Rows are indexed in seq order,
  * after the last one indexed, in the transaction that inserts them (or, for rows written by other
  * means, before the next search), so a search never misses a memory and the index needs no trigger.
  * A memory's text and context never change once saved (a trigger refuses updates).
@@ -15,6 +17,8 @@ import { type SqlExecutor, tokenizeMemories } from "./memory-tokens.js";
 export const POSTINGS_PER_CHUNK = 192;
 /** A domain flag's memories are the postings of this term plus the flag: no FTS5 token holds `#`. */
 export const DOMAIN_TERM_PREFIX = "#";
+/** The tenant id of the store-wide counts: no stored key holds NUL (sql/columns.ts). */
+export const ALL_TENANTS = "\u0000";
 /** Memories read and indexed per statement while catching up. */
 const CATCH_UP_BATCH = 500;
 
@@ -45,41 +49,65 @@ export async function readIndexState(db: SqlExecutor, tenantId: string): Promise
   };
 }
 
-/** A term's document count and version (random, new at every change of its postings). */
+/** A term's document count in the tenant and the version of its postings there (new at every change). */
 export interface TermStats {
   readonly df: number;
   readonly version: number;
 }
 
-/** The state and, in the same statement, the stats of the terms the index holds. */
-export async function readTermsAndState(
+/** What a search reads before any postings, in one statement. */
+export interface SearchStats {
+  readonly state: IndexState;
+  /** Memories and tokens of every tenant. */
+  readonly all: { readonly docs: number; readonly tokens: number };
+  /** The query's terms the tenant's memories hold. */
+  readonly terms: ReadonlyMap<string, TermStats>;
+  /** Document counts over every tenant. */
+  readonly allDf: ReadonlyMap<string, number>;
+}
+
+export async function readSearchStats(
   db: SqlExecutor,
   tenantId: string,
   terms: readonly string[],
-): Promise<{ state: IndexState; terms: Map<string, TermStats> }> {
-  type Row = { term: string | null; a: number | null; b: number | null; c: number | null; d: number | null };
+): Promise<SearchStats> {
+  type Row = {
+    kind: number;
+    term: string | null;
+    a: number | null;
+    b: number | null;
+    c: number | null;
+    d: number | null;
+  };
   const { rows } = await sql<Row>`
-    select null as term, s.docs as a, s.tokens as b, s.indexed_seq as c,
+    select 0 as kind, null as term, s.docs as a, s.tokens as b, s.indexed_seq as c,
       (select max(seq) from memories where tenant_id = ${tenantId}) as d
     from (select 1) left join memory_index_state s on s.tenant_id = ${tenantId}
     union all
-    select term, df, version, null, null from memory_terms
-    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify(terms)}))`.execute(
-    db,
-  );
+    select 1, null, docs, tokens, null, null from memory_index_state where tenant_id = ${ALL_TENANTS}
+    union all
+    select case when tenant_id = ${ALL_TENANTS} then 3 else 2 end, term, df, version, null, null
+    from memory_terms where tenant_id in (${tenantId}, ${ALL_TENANTS})
+      and term in (select value from json_each(${JSON.stringify(terms)}))`.execute(db);
   let state: IndexState = { indexedSeq: 0, docs: 0, tokens: 0, newestSeq: 0 };
+  let all = { docs: 0, tokens: 0 };
   const stats = new Map<string, TermStats>();
+  const allDf = new Map<string, number>();
   for (const row of rows) {
-    if (row.term === null) {
+    const kind = Number(row.kind);
+    if (kind === 0) {
       state = {
         docs: Number(row.a ?? 0),
         tokens: Number(row.b ?? 0),
         indexedSeq: Number(row.c ?? 0),
         newestSeq: Number(row.d ?? 0),
       };
-    } else stats.set(row.term, { df: Number(row.a), version: Number(row.b) });
+    } else if (kind === 1) all = { docs: Number(row.a ?? 0), tokens: Number(row.b ?? 0) };
+    else if (row.term !== null && kind === 2)
+      stats.set(row.term, { df: Number(row.a), version: Number(row.b) });
+    else if (row.term !== null) allDf.set(row.term, Number(row.a));
   }
-  return { state, terms: stats };
+  return { state, all, terms: stats, allDf };
 }
 
 interface PendingRow {
@@ -117,18 +145,55 @@ export async function indexPending(db: SqlExecutor, tenantId: string): Promise<v
         add(domainTerm(flag), { seq, text: 0, context: 0, length: 0 });
     });
     await appendPostings(db, tenantId, byTerm);
-    const counted = JSON.stringify([...byTerm].map(([term, list]) => [term, list.length]));
-    await sql`insert into memory_terms (tenant_id, term, df, version)
-      select ${tenantId}, value ->> 0, value ->> 1, ${newVersion()} from json_each(${counted})
-      where true on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df,
-        version = excluded.version`.execute(db);
-    await sql`insert into memory_index_state (tenant_id, indexed_seq, docs, tokens)
-      values (${tenantId}, ${Number(last.seq)}, ${rows.length}, ${tokens})
-      on conflict (tenant_id) do update set indexed_seq = excluded.indexed_seq,
-        docs = memory_index_state.docs + excluded.docs, tokens = memory_index_state.tokens + excluded.tokens`.execute(
+    await countTerms(
       db,
+      tenantId,
+      [...byTerm].map(([term, list]) => [term, list.length]),
     );
+    await countMemories(db, tenantId, rows.length, tokens, Number(last.seq));
   }
+}
+
+// Adds to the terms' document counts in the tenant (drawing new versions) and over all tenants; a
+// count that falls to 0 takes its row away. The domain pseudo-terms are counted in the tenant only.
+async function countTerms(
+  db: SqlExecutor,
+  tenantId: string,
+  deltas: ReadonlyArray<readonly [string, number]>,
+): Promise<void> {
+  if (deltas.length === 0) return;
+  const rows = JSON.stringify([
+    ...deltas.map(([term, n]) => [tenantId, term, n]),
+    ...deltas
+      .filter(([term]) => !term.startsWith(DOMAIN_TERM_PREFIX))
+      .map(([term, n]) => [ALL_TENANTS, term, n]),
+  ]);
+  await sql`insert into memory_terms (tenant_id, term, df, version)
+    select value ->> 0, value ->> 1, value ->> 2, ${newVersion()} from json_each(${rows}) where true
+    on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df, version = excluded.version`.execute(
+    db,
+  );
+  if (deltas.some(([, n]) => n < 0)) {
+    await sql`delete from memory_terms where tenant_id in (${tenantId}, ${ALL_TENANTS}) and df <= 0
+      and term in (select value ->> 0 from json_each(${JSON.stringify(deltas)}))`.execute(db);
+  }
+}
+
+// The tenant's and the store's memories and tokens; `indexedSeq` moves the tenant's mark (if given).
+async function countMemories(
+  db: SqlExecutor,
+  tenantId: string,
+  docs: number,
+  tokens: number,
+  indexedSeq: number | null,
+): Promise<void> {
+  await sql`insert into memory_index_state (tenant_id, indexed_seq, docs, tokens)
+    values (${tenantId}, ${indexedSeq ?? 0}, ${docs}, ${tokens}), (${ALL_TENANTS}, 0, ${docs}, ${tokens})
+    on conflict (tenant_id) do update set docs = memory_index_state.docs + excluded.docs,
+      tokens = memory_index_state.tokens + excluded.tokens,
+      indexed_seq = case when ${indexedSeq === null ? 0 : 1} = 1 then excluded.indexed_seq else memory_index_state.indexed_seq end`.execute(
+    db,
+  );
 }
 
 // Each term's postings go to the end of its last chunk while it has room, then to new chunks keyed
@@ -225,15 +290,12 @@ export async function unindexMemory(db: SqlExecutor, tenantId: string, row: Pend
       db,
     );
   }
-  const removed = JSON.stringify(removedFrom);
-  await sql`update memory_terms set df = df - 1, version = ${newVersion()}
-    where tenant_id = ${tenantId} and term in (select value from json_each(${removed}))`.execute(db);
-  await sql`delete from memory_terms
-    where tenant_id = ${tenantId} and term in (select value from json_each(${removed})) and df <= 0`.execute(
+  await countTerms(
     db,
+    tenantId,
+    removedFrom.map((term) => [term, -1]),
   );
-  await sql`update memory_index_state set docs = docs - 1, tokens = tokens - ${terms?.length ?? 0}
-    where tenant_id = ${tenantId}`.execute(db);
+  await countMemories(db, tenantId, -1, -(terms?.length ?? 0), null);
 }
 
 // Random rather than counted: a version must never come back, even after its change was rolled

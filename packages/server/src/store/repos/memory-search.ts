@@ -1,7 +1,7 @@
 import { buildTsQueryText, candidatePoolSize, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { StoreDatabase } from "../sql/schema.js";
-import { domainTerm, indexPending, readTermsAndState, type TermStats } from "./memory-index.js";
+import { domainTerm, indexPending, readSearchStats, type TermStats } from "./memory-index.js";
 import type { PostingsCache } from "./memory-postings-cache.js";
 import { type PostingsChunk, type RankTerm, rankPostings } from "./memory-postings-rank.js";
 import { keptTerms } from "./memory-term-pruning.js";
@@ -63,10 +63,10 @@ const BM25 = { k1: 1.2, b: 0.75 } as const;
 
 /**
  * SQLite's candidates, best first (score, then memory id), from the memory index (memory-index.ts):
- * BM25 over the tenant's own document counts and lengths, scoring every posting of the query's terms
- * (the exhaustive ranking, not an approximation) after leaving out the terms most memories hold.
- * Three statements when the postings are cached: the state and terms, the postings not cached, the
- * winners' rows.
+ * FTS5's bm25() over the tenant's memories with the store-wide document counts and lengths (as when
+ * one FTS5 index held every tenant), scoring every posting of the query's terms (the exhaustive
+ * ranking, not an approximation) after leaving out the terms most memories hold. Three statements
+ * when the postings are cached: the counts, the postings not cached, the winners' rows.
  */
 export async function searchMemoryIndex(
   db: Kysely<StoreDatabase>,
@@ -80,19 +80,18 @@ export async function searchMemoryIndex(
     occurrences.set(term, (occurrences.get(term) ?? 0) + 1);
   const filter = args.domain === undefined ? null : domainTerm(args.domain);
   const asked = filter === null ? [...occurrences.keys()] : [...occurrences.keys(), filter];
-  let read = await readTermsAndState(db, tenantId, asked);
+  let read = await readSearchStats(db, tenantId, asked);
   if (read.state.newestSeq > read.state.indexedSeq) {
     // Rows another writer put in without indexing them (a bulk load, an old server): index them now.
     await db.transaction().execute((trx) => indexPending(trx, tenantId));
-    read = await readTermsAndState(db, tenantId, asked);
+    read = await readSearchStats(db, tenantId, asked);
   }
-  const { state, terms: stats } = read;
-  if (state.docs <= 0 || (filter !== null && !stats.has(filter))) return [];
-  const df = (term: string) => stats.get(term)?.df ?? 0;
+  const { state, all, terms: stats, allDf } = read;
+  if (state.docs <= 0 || all.docs <= 0 || (filter !== null && !stats.has(filter))) return [];
   const terms = keptTerms(
     [...occurrences.keys()].filter((t) => stats.has(t)),
-    new Map([...stats].map(([term, s]) => [term, s.df])),
-    state.docs,
+    allDf,
+    all.docs,
   );
   if (terms.length === 0) return [];
   const postings = await readPostings(
@@ -102,15 +101,18 @@ export async function searchMemoryIndex(
     filter === null ? terms : [...terms, filter],
     stats,
   );
-  const postingsOf = (term: string) => ({ chunks: postings.get(term) ?? [], postings: df(term) });
+  const postingsOf = (term: string) => ({
+    chunks: postings.get(term) ?? [],
+    postings: stats.get(term)?.df ?? 0,
+  });
   const ranked = rankPostings(
     terms.map(
       (term): RankTerm => ({
-        weight: idf(state.docs, df(term)) * (occurrences.get(term) ?? 1),
+        weight: idf(all.docs, allDf.get(term) ?? 0) * (occurrences.get(term) ?? 1),
         ...postingsOf(term),
       }),
     ),
-    { ...BM25, avgdl: state.tokens / state.docs, contextWeight: SEARCH_CONTEXT_WEIGHT },
+    { ...BM25, avgdl: all.tokens / all.docs, contextWeight: SEARCH_CONTEXT_WEIGHT },
     candidatePoolSize(args.limit),
     filter === null ? undefined : postingsOf(filter),
   );

@@ -92,11 +92,15 @@ function newMemory(memoryId: string, text: string, overrides: Partial<NewMemory>
   };
 }
 
-/** FTS5's own ranking of the same texts: what the SQLite store returned before its index (migration 13). */
+/**
+ * FTS5's own ranking of the same texts: what the SQLite store returned before its index (migration
+ * 13), when one FTS5 index held every tenant's memories (`others`: theirs, counted but never found).
+ */
 function fts5Ranking(
   rows: readonly Row[],
   query: string,
   limit: number,
+  others: readonly Row[] = [],
 ): Array<{ id: string; score: number }> {
   const match = buildFts5MatchQuery(extractQueryTerms(query));
   if (match === null) return [];
@@ -105,7 +109,7 @@ function fts5Ranking(
     db.exec(`create virtual table f using fts5(text, context, tokenize = '${MEMORY_FTS5_TOKENIZER}')`);
     const insert = db.prepare("insert into f (rowid, text, context) values (?, ?, ?)");
     db.transaction(() => {
-      rows.forEach((r, i) => {
+      [...rows, ...others].forEach((r, i) => {
         insert.run(i + 1, r.text, r.context);
       });
     })();
@@ -113,6 +117,7 @@ function fts5Ranking(
       .prepare("select rowid as i, -bm25(f, 1.0, 0.4) as score from f where f match ?")
       .all(match) as Array<{ i: number; score: number }>;
     return hits
+      .filter((h) => h.i <= rows.length)
       .map((h) => ({ id: rows[h.i - 1]?.memoryId ?? "", score: h.score }))
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, limit);
@@ -202,7 +207,22 @@ async function expectIndexMatches(store: SqlSolStore, tenantId = TENANT): Promis
   const state = await sql<{ docs: number; tokens: number }>`select docs, tokens from memory_index_state
     where tenant_id = ${tenantId}`.execute(store.db);
   expect(state.rows[0] ?? { docs: 0, tokens: 0 }).toEqual({ docs: live.length, tokens });
+  // The store-wide counts are the sums over the tenants (domain pseudo-terms excepted).
+  const totals = await sql<{ docs: number; tokens: number }>`select
+      (select docs from memory_index_state where tenant_id = ${ALL}) - sum(docs) as docs,
+      (select tokens from memory_index_state where tenant_id = ${ALL}) - sum(tokens) as tokens
+    from memory_index_state where tenant_id <> ${ALL}`.execute(store.db);
+  expect(totals.rows[0]).toEqual({ docs: 0, tokens: 0 });
+  const off = await sql<{ term: string }>`select a.term from memory_terms a
+    left join (select term, sum(df) as df from memory_terms where tenant_id <> ${ALL} group by term) t
+      on t.term = a.term
+    where a.tenant_id = ${ALL} and a.df is not t.df
+    union all select term from memory_terms where tenant_id <> ${ALL} and term not like '#%'
+      and term not in (select term from memory_terms where tenant_id = ${ALL})`.execute(store.db);
+  expect(off.rows).toEqual([]);
 }
+
+const ALL = "\u0000";
 
 const stores: SqlSolStore[] = [];
 async function open(url = "sqlite::memory:"): Promise<SqlSolStore> {
@@ -238,6 +258,27 @@ describe("the SQLite memory index", () => {
       });
     }
     await expectIndexMatches(store);
+  });
+
+  it("weighs terms by every tenant's memories, as one FTS5 index for all tenants did", async () => {
+    const store = await open();
+    const mine = corpus(300, 21);
+    const theirs = corpus(700, 22).map((r) => ({ ...r, memoryId: `o${r.memoryId}` }));
+    await insertRaw(store, mine);
+    await insertRaw(store, theirs, "tenant-other");
+    await store.memories.search("tenant-other", { query: VOCAB[1] ?? "", limit: 1 });
+    const draw = zipf(seededRandom(23));
+    for (let i = 0; i < 20; i++) {
+      const query = Array.from({ length: 1 + (i % 5) }, draw).join(" ");
+      const hits = await store.memories.search(TENANT, { query, limit: 10 });
+      const expected = fts5Ranking(mine, query, 10, theirs);
+      expect(ids(hits), query).toEqual(expected.map((e) => e.id));
+      hits.forEach((h, j) => {
+        expect(h.score).toBeCloseTo(expected[j]?.score ?? Number.NaN, 9);
+      });
+    }
+    await expectIndexMatches(store);
+    await expectIndexMatches(store, "tenant-other");
   });
 
   it("finds the one memory with a rare word among 20k that share the common ones", async () => {
