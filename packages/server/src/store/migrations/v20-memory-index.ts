@@ -11,8 +11,10 @@ const SQLITE = [
   `create table memory_postings (tenant_id text not null, term text not null, chunk integer not null,
     n integer not null, last_seq integer not null, postings blob not null,
     primary key (tenant_id, term, chunk)) without rowid`,
+  // last_*: where the term's postings end (its last chunk), for the next save to append there.
   `create table memory_terms (tenant_id text not null, term text not null, df integer not null,
-    version integer not null, primary key (tenant_id, term)) without rowid`,
+    version integer not null, last_chunk integer, last_n integer, last_seq integer,
+    primary key (tenant_id, term)) without rowid`,
   `create table memory_index_state (tenant_id text primary key, indexed_seq integer not null,
     docs integer not null, tokens integer not null)`,
   "drop trigger memories_fts_ai",

@@ -120,12 +120,10 @@ interface PendingRow {
 /** Indexes the tenant's memories after the last one indexed. Run it inside a write transaction. */
 export async function indexPending(db: SqlExecutor, tenantId: string): Promise<void> {
   for (;;) {
-    const state = await readIndexState(db, tenantId);
-    if (state.newestSeq <= state.indexedSeq) return;
     const { rows } = await sql<PendingRow>`select seq, text, context, domain_flags from memories
-      where tenant_id = ${tenantId} and seq > ${state.indexedSeq} order by seq limit ${CATCH_UP_BATCH}`.execute(
-      db,
-    );
+      where tenant_id = ${tenantId}
+        and seq > coalesce((select indexed_seq from memory_index_state where tenant_id = ${tenantId}), 0)
+      order by seq limit ${CATCH_UP_BATCH}`.execute(db);
     const last = rows.at(-1);
     if (last === undefined) return;
     const terms = await tokenizeMemories(db, rows);
@@ -144,35 +142,44 @@ export async function indexPending(db: SqlExecutor, tenantId: string): Promise<v
       for (const flag of domainFlagsOf(row.domain_flags))
         add(domainTerm(flag), { seq, text: 0, context: 0, length: 0 });
     });
-    await appendPostings(db, tenantId, byTerm);
+    const heads = await appendPostings(db, tenantId, byTerm);
     await countTerms(
       db,
       tenantId,
       [...byTerm].map(([term, list]) => [term, list.length]),
+      heads,
     );
     await countMemories(db, tenantId, rows.length, tokens, Number(last.seq));
+    if (rows.length < CATCH_UP_BATCH) return;
   }
 }
 
-// Adds to the terms' document counts in the tenant (drawing new versions) and over all tenants; a
-// count that falls to 0 takes its row away. The domain pseudo-terms are counted in the tenant only.
+// Adds to the terms' document counts in the tenant (drawing new versions, and taking the new heads
+// when given) and over all tenants; a count that falls to 0 takes its row away. The domain
+// pseudo-terms are counted in the tenant only.
 async function countTerms(
   db: SqlExecutor,
   tenantId: string,
   deltas: ReadonlyArray<readonly [string, number]>,
+  heads: ReadonlyMap<string, Head> = new Map(),
 ): Promise<void> {
   if (deltas.length === 0) return;
   const rows = JSON.stringify([
-    ...deltas.map(([term, n]) => [tenantId, term, n]),
+    ...deltas.map(([term, n]) => {
+      const head = heads.get(term);
+      return [tenantId, term, n, head?.chunk ?? null, head?.n ?? null, head?.lastSeq ?? null];
+    }),
     ...deltas
       .filter(([term]) => !term.startsWith(DOMAIN_TERM_PREFIX))
-      .map(([term, n]) => [ALL_TENANTS, term, n]),
+      .map(([term, n]) => [ALL_TENANTS, term, n, null, null, null]),
   ]);
-  await sql`insert into memory_terms (tenant_id, term, df, version)
-    select value ->> 0, value ->> 1, value ->> 2, ${newVersion()} from json_each(${rows}) where true
-    on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df, version = excluded.version`.execute(
-    db,
-  );
+  await sql`insert into memory_terms (tenant_id, term, df, version, last_chunk, last_n, last_seq)
+    select value ->> 0, value ->> 1, value ->> 2, ${newVersion()}, value ->> 3, value ->> 4, value ->> 5
+    from json_each(${rows}) where true
+    on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df, version = excluded.version,
+      last_chunk = coalesce(excluded.last_chunk, memory_terms.last_chunk),
+      last_n = coalesce(excluded.last_n, memory_terms.last_n),
+      last_seq = coalesce(excluded.last_seq, memory_terms.last_seq)`.execute(db);
   if (deltas.some(([, n]) => n < 0)) {
     await sql`delete from memory_terms where tenant_id in (${tenantId}, ${ALL_TENANTS}) and df <= 0
       and term in (select value ->> 0 from json_each(${JSON.stringify(deltas)}))`.execute(db);
@@ -196,44 +203,52 @@ async function countMemories(
   );
 }
 
-// Each term's postings go to the end of its last chunk while it has room, then to new chunks keyed
-// by their first seq. The chunk is extended in SQL (blob concatenation), not read and rewritten. A
-// chunk of 192 postings (about 800 bytes) stays within its B-tree page, without overflow pages.
+/** Where a term's postings end: its last chunk, the postings in it, and the last seq. */
+interface Head {
+  readonly chunk: number;
+  readonly n: number;
+  readonly lastSeq: number;
+}
+
+// Each term's postings go to the end of its last chunk (its head, kept in memory_terms) while it
+// has room, then to new chunks keyed by their first seq. The chunk is extended in SQL (blob
+// concatenation), not read and rewritten. A chunk of 192 postings (about 800 bytes) stays within
+// its B-tree page, without overflow pages. Returns the terms' new heads.
 async function appendPostings(
   db: SqlExecutor,
   tenantId: string,
   byTerm: ReadonlyMap<string, readonly Posting[]>,
-): Promise<void> {
-  const { rows } = await sql<{ term: string; chunk: number; n: number; last_seq: number }>`
-    select t.term, t.chunk, t.n, t.last_seq from memory_postings t
-    where t.tenant_id = ${tenantId} and t.term in (select value from json_each(${JSON.stringify([...byTerm.keys()])}))
-      and t.chunk = (select max(c.chunk) from memory_postings c where c.tenant_id = t.tenant_id and c.term = t.term)`.execute(
+): Promise<Map<string, Head>> {
+  const { rows } = await sql<{ term: string; last_chunk: number | null; last_n: number; last_seq: number }>`
+    select term, last_chunk, last_n, last_seq from memory_terms
+    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify([...byTerm.keys()])}))`.execute(
     db,
   );
-  const lastChunk = new Map(rows.map((r) => [r.term, r]));
+  const heads = new Map<string, Head>();
+  for (const r of rows) {
+    if (r.last_chunk !== null)
+      heads.set(r.term, { chunk: Number(r.last_chunk), n: Number(r.last_n), lastSeq: Number(r.last_seq) });
+  }
   const parts: Array<[string, number, number, number, string]> = [];
   for (const [term, postings] of byTerm) {
     let start = 0;
-    const open = lastChunk.get(term);
-    if (open !== undefined && Number(open.n) < POSTINGS_PER_CHUNK) {
-      const part = postings.slice(0, POSTINGS_PER_CHUNK - Number(open.n));
+    const open = heads.get(term);
+    if (open !== undefined && open.n < POSTINGS_PER_CHUNK) {
+      const part = postings.slice(0, POSTINGS_PER_CHUNK - open.n);
       const lastSeq = (part.at(-1) as Posting).seq;
-      parts.push([
-        term,
-        Number(open.chunk),
-        part.length,
-        lastSeq,
-        hex(encodePostings(Number(open.last_seq), part)),
-      ]);
+      parts.push([term, open.chunk, part.length, lastSeq, hex(encodePostings(open.lastSeq, part))]);
+      heads.set(term, { chunk: open.chunk, n: open.n + part.length, lastSeq });
       start = part.length;
     }
     for (; start < postings.length; start += POSTINGS_PER_CHUNK) {
       const part = postings.slice(start, start + POSTINGS_PER_CHUNK);
       const key = (part[0] as Posting).seq;
-      parts.push([term, key, part.length, (part.at(-1) as Posting).seq, hex(encodePostings(key, part))]);
+      const lastSeq = (part.at(-1) as Posting).seq;
+      parts.push([term, key, part.length, lastSeq, hex(encodePostings(key, part))]);
+      heads.set(term, { chunk: key, n: part.length, lastSeq });
     }
   }
-  if (parts.length === 0) return;
+  if (parts.length === 0) return heads;
   // A part for an existing chunk extends it (`||` makes text of two blobs: the cast takes the bytes
   // back as a blob); one for a new chunk is inserted. One primary-key probe per part.
   await sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
@@ -243,6 +258,7 @@ async function appendPostings(
       last_seq = excluded.last_seq, postings = cast(memory_postings.postings || excluded.postings as blob)`.execute(
     db,
   );
+  return heads;
 }
 
 /** Replaces chunks given as [term, chunk, n, last_seq, hex postings] (an upsert: one key probe each). */
@@ -294,6 +310,13 @@ export async function unindexMemory(db: SqlExecutor, tenantId: string, row: Pend
     db,
     tenantId,
     removedFrom.map((term) => [term, -1]),
+  );
+  // The heads of the terms whose last chunk shrank or went.
+  await sql`update memory_terms set (last_chunk, last_n, last_seq) = (select p.chunk, p.n, p.last_seq
+      from memory_postings p where p.tenant_id = memory_terms.tenant_id and p.term = memory_terms.term
+      order by p.chunk desc limit 1)
+    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify(removedFrom)}))`.execute(
+    db,
   );
   await countMemories(db, tenantId, -1, -(terms?.length ?? 0), null);
 }

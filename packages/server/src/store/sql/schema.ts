@@ -340,6 +340,10 @@ export interface MemoryTermsTable {
   df: number;
   /** Drawn at random at each change of the term's postings: an unchanged version, unchanged postings. */
   version: number;
+  /** The term's last chunk, its postings and last seq (null in the store-wide rows). */
+  last_chunk: number | null;
+  last_n: number | null;
+  last_seq: number | null;
 }
 
 /** Migration 20 (SQLite): what the memory index holds per tenant. */

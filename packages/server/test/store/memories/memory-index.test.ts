@@ -201,6 +201,14 @@ async function expectIndexMatches(store: SqlSolStore, tenantId = TENANT): Promis
   expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
   const terms = await sql<{ term: string; df: number }>`select term, df from memory_terms
     where tenant_id = ${tenantId}`.execute(store.db);
+  // Each term's head names its last chunk as it is.
+  const heads = await sql<{ term: string }>`select t.term from memory_terms t
+    join memory_postings p on p.tenant_id = t.tenant_id and p.term = t.term
+      and p.chunk = (select max(chunk) from memory_postings c where c.tenant_id = t.tenant_id and c.term = t.term)
+    where t.tenant_id = ${tenantId} and (t.last_chunk is not p.chunk or t.last_n is not p.n or t.last_seq is not p.last_seq)`.execute(
+    store.db,
+  );
+  expect(heads.rows).toEqual([]);
   expect(Object.fromEntries(terms.rows.map((r) => [r.term, Number(r.df)]))).toEqual(
     Object.fromEntries([...expected].map(([term, list]) => [term, list.length])),
   );
