@@ -88,14 +88,21 @@ interface InstanceRow {
   offset: number | bigint;
 }
 
-// Rowid i + 1 is pairs[i]; the table is emptied again before returning, even when reading failed.
+// Each call takes its own block of rowids and reads and deletes only those: the three statements
+// are separate uses of the connection, so two calls (a search beside a save) may interleave.
+const BLOCK = 2 ** 20;
+let blocks = 0;
+
+// Rowid base + i + 1 is pairs[i] (batches stay far below a block); its rows go again even when reading failed.
 async function tokenize(
   db: SqlExecutor,
   pairs: ReadonlyArray<readonly [string, string]>,
 ): Promise<InstanceRow[]> {
+  blocks = (blocks + 1) % 2 ** 30;
+  const base = blocks * BLOCK;
   const json = JSON.stringify(pairs);
   const fill = sql`insert into temp.memory_tokenizer (rowid, text, context)
-    select key + 1, value ->> 0, value ->> 1 from json_each(${json})`;
+    select ${base} + key + 1, value ->> 0, value ->> 1 from json_each(${json})`;
   try {
     await fill.execute(db);
   } catch (error) {
@@ -104,10 +111,14 @@ async function tokenize(
     await fill.execute(db);
   }
   try {
-    const { rows } = await sql<InstanceRow>`select doc, term, col, count(*) as n, min("offset") as "offset"
-      from temp.memory_tokenizer_terms group by doc, term, col`.execute(db);
+    const { rows } = await sql<InstanceRow>`select doc - ${base} as doc, term, col, count(*) as n,
+        min("offset") as "offset"
+      from temp.memory_tokenizer_terms where doc > ${base} and doc <= ${base + pairs.length}
+      group by doc, term, col`.execute(db);
     return rows;
   } finally {
-    await sql`insert into temp.memory_tokenizer (memory_tokenizer) values ('delete-all')`.execute(db);
+    await sql`delete from temp.memory_tokenizer where rowid > ${base} and rowid <= ${base + pairs.length}`.execute(
+      db,
+    );
   }
 }
