@@ -128,7 +128,9 @@ export async function searchMemoryIndex(
     .slice(0, candidatePoolSize(args.limit));
 }
 
-// The terms' chunks: from the cache when their version is the one cached, else in one statement.
+// The terms' chunks: from the cache when their version is the one cached, else in one statement,
+// which also reads the version they are cached under (the same snapshot: a version read apart could
+// name postings changed in between, and a change rolled back would leave them cached as current).
 async function readPostings(
   db: Kysely<StoreDatabase>,
   cache: PostingsCache,
@@ -144,17 +146,22 @@ async function readPostings(
     else out.set(term, cached);
   }
   if (missing.length === 0) return out;
-  const { rows } = await sql<{ term: string; chunk: number; postings: Uint8Array }>`
-    select term, chunk, postings from memory_postings
-    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify(missing)}))`.execute(
+  const { rows } = await sql<{ term: string; chunk: number; postings: Uint8Array; version: number }>`
+    select p.term, p.chunk, p.postings, t.version from memory_postings p
+      join memory_terms t on t.tenant_id = p.tenant_id and t.term = p.term
+    where p.tenant_id = ${tenantId} and p.term in (select value from json_each(${JSON.stringify(missing)}))`.execute(
     db,
   );
-  const read = new Map<string, PostingsChunk[]>(missing.map((term) => [term, []]));
-  for (const row of rows) read.get(row.term)?.push({ key: Number(row.chunk), bytes: row.postings });
-  for (const [term, chunks] of read) {
-    out.set(term, chunks);
-    const version = stats.get(term)?.version;
-    if (version !== undefined) cache.set(tenantId, term, version, chunks);
+  const read = new Map<string, { chunks: PostingsChunk[]; version: number }>();
+  for (const row of rows) {
+    const entry = read.get(row.term) ?? { chunks: [], version: Number(row.version) };
+    entry.chunks.push({ key: Number(row.chunk), bytes: row.postings });
+    read.set(row.term, entry);
+  }
+  for (const term of missing) {
+    const entry = read.get(term);
+    out.set(term, entry?.chunks ?? []);
+    if (entry !== undefined) cache.set(tenantId, term, entry.version, entry.chunks);
   }
   return out;
 }
