@@ -148,7 +148,7 @@ try {
     printRow(label, row);
   };
   const api = await runThroughApi(dir);
-  add("SolServer GET /v1/memories?q= (SQLite FTS5, through HTTP)", api.row);
+  add("SolServer GET /v1/memories?q= (SQLite memory index, through HTTP)", api.row);
   add(
     "plain BM25 k1 1.2 b 0.75, turn text",
     runBm25((t) => t.text),

@@ -19,6 +19,7 @@ import { v17TransmissionLeases } from "./v17-transmission-leases.js";
 import { v18AgencyState } from "./v18-agency-state.js";
 import { v19Integrity } from "./v19-integrity.js";
 import { v20MementoRecencyIndex } from "./v20-memento-recency-index.js";
+import { v21MemoryIndex } from "./v21-memory-index.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v18AgencyState,
   v19Integrity,
   v20MementoRecencyIndex,
+  v21MemoryIndex,
 ]);

@@ -10,8 +10,9 @@ import {
 import { sql } from "kysely";
 import { assertStorableText, isStorableKey } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
-import { domainPattern, type MemoryHitRow, memorySearchQuery } from "./memory-search.js";
-import { pruneCommonTerms } from "./memory-term-pruning.js";
+import { indexPending, unindexMemory } from "./memory-index.js";
+import { createPostingsCache } from "./memory-postings-cache.js";
+import { domainPattern, type MemoryHitRow, postgresSearchQuery, searchMemoryIndex } from "./memory-search.js";
 
 type MemoryRow = Omit<MemoryHitRow, "score">;
 
@@ -19,9 +20,12 @@ type MemoryRow = Omit<MemoryHitRow, "score">;
  * MemoryStore over the memories table (migration 13). Each memory is indexed with a context: the
  * text of the memory saved just before it in the same thread. Consecutive saves of one conversation
  * are its neighbouring turns, so an answer that says "yes, last May" is found by the question's words.
+ * SQLite searches its own memory index (memory-index.ts, migration 21), kept in step in the
+ * transaction of each save and delete; PostgreSQL its tsvector column under a GIN index.
  */
 export function createMemoryStore(ctx: StoreContext): MemoryStore {
   const { db } = ctx;
+  const postings = createPostingsCache();
   const byRequest = (tenantId: string, requestId: string) =>
     db
       .selectFrom("memories")
@@ -43,7 +47,7 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
     async save(memory) {
       assertStorable(memory);
       const existing = await byRequest(memory.tenantId, memory.requestId);
-      if (existing === undefined) await insertMemory(ctx, memory);
+      if (existing === undefined) await insertAndIndex(ctx, memory);
       const stored = existing ?? (await byRequest(memory.tenantId, memory.requestId));
       if (stored === undefined) throw new Error(`memory ${memory.memoryId} was neither inserted nor found`);
       if (stored.body_hash !== memory.bodyHash) return { ok: false, reason: "idempotency_conflict" };
@@ -79,15 +83,16 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
     async search(tenantId, options) {
       if (options.limit <= 0 || !isStorableKey(tenantId, options.domain)) return [];
       const window = options.limit + (options.after === undefined ? 0 : 100);
-      const terms = extractQueryTerms(options.query);
-      const query = memorySearchQuery(ctx.dialect, {
+      const args = {
         tenantId,
-        terms: ctx.dialect === "sqlite" ? await pruneCommonTerms(ctx, terms) : terms,
+        words: extractQueryTerms(options.query),
         domain: options.domain,
         limit: window,
-      });
-      if (query === null) return [];
-      const { rows } = await query.execute(db);
+      };
+      const rows =
+        ctx.dialect === "sqlite"
+          ? await searchMemoryIndex(db, postings, args)
+          : ((await postgresSearchQuery(args)?.execute(db))?.rows ?? []);
       const byId = new Map(rows.map((row) => [row.memory_id, row]));
       const ranked = fuseScores(
         rows.map((row) => ({
@@ -107,6 +112,19 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
     },
     async delete(tenantId, memoryId) {
       if (!isStorableKey(tenantId, memoryId)) return false;
+      if (ctx.dialect === "sqlite") {
+        return db.transaction().execute(async (trx) => {
+          const row = await trx
+            .deleteFrom("memories")
+            .where("tenant_id", "=", tenantId)
+            .where("memory_id", "=", memoryId)
+            .returning(["seq", "text", "context", "domain_flags"])
+            .executeTakeFirst();
+          if (row === undefined) return false;
+          await unindexMemory(trx, tenantId, { ...row, seq: Number(row.seq) });
+          return true;
+        });
+      }
       const result = await db
         .deleteFrom("memories")
         .where("tenant_id", "=", tenantId)
@@ -136,6 +154,15 @@ function assertStorable(memory: NewMemory): void {
   }
   memory.domainFlags.forEach((flag, i) => {
     assertStorableText(flag, `domainFlags[${i}]`);
+  });
+}
+
+// SQLite indexes the new row in the same transaction, so no search ever sees it unindexed.
+async function insertAndIndex(ctx: StoreContext, memory: NewMemory): Promise<void> {
+  if (ctx.dialect !== "sqlite") return insertMemory(ctx, memory);
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertMemory({ ...ctx, db: trx }, memory);
+    await indexPending(trx, memory.tenantId);
   });
 }
 

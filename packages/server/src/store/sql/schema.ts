@@ -279,7 +279,7 @@ export interface ThoughtsTable {
   created_at: string;
 }
 
-/** Migration 13: explicit memories; their full-text index is the dialect's own (FTS5 / tsvector). */
+/** Migration 13: explicit memories; PostgreSQL indexes them with a tsvector, SQLite (v21) in memory_terms. */
 export interface MemoriesTable {
   seq: Generated<number | string>;
   tenant_id: string;
@@ -322,6 +322,38 @@ export interface AgencySignaturesTable {
 }
 
 /** The whole schema after the latest migration. */
+/** Migration 20 (SQLite): a chunk of a term's postings in a tenant's memories (repos/memory-index.ts). */
+export interface MemoryPostingsTable {
+  tenant_id: string;
+  term: string;
+  /** At most the chunk's first seq, above every seq of the chunk before. */
+  chunk: number;
+  n: number;
+  last_seq: number;
+  postings: Uint8Array;
+}
+
+/** Migration 20 (SQLite): how many of a tenant's memories hold a term, and its postings' version. */
+export interface MemoryTermsTable {
+  tenant_id: string;
+  term: string;
+  df: number;
+  /** Drawn at random at each change of the term's postings: an unchanged version, unchanged postings. */
+  version: number;
+  /** The term's last chunk, its postings and last seq (null in the store-wide rows). */
+  last_chunk: number | null;
+  last_n: number | null;
+  last_seq: number | null;
+}
+
+/** Migration 20 (SQLite): what the memory index holds per tenant. */
+export interface MemoryIndexStateTable {
+  tenant_id: string;
+  indexed_seq: number;
+  docs: number;
+  tokens: number;
+}
+
 export interface StoreDatabase {
   sol_migrations: MigrationsTable;
   transmissions: TransmissionsTable;
@@ -343,6 +375,9 @@ export interface StoreDatabase {
   tasks: TasksTable;
   thoughts: ThoughtsTable;
   memories: MemoriesTable;
+  memory_postings: MemoryPostingsTable;
+  memory_terms: MemoryTermsTable;
+  memory_index_state: MemoryIndexStateTable;
   agency_state: AgencyStateTable;
   agency_signatures: AgencySignaturesTable;
 }

@@ -12,6 +12,7 @@ import {
 import { testKeyring } from "../../support/keyring.js";
 import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT } from "../fixtures/v1.js";
 import { seedV16Action, V16_ACTION } from "../fixtures/v16-action.js";
+import { seedV19Memories, V19_MEMORY_TENANT } from "../fixtures/v19-memories.js";
 import { claimInput, turnInput } from "../support/samples.js";
 import type { ContractOptions, Harness } from "./harness.js";
 
@@ -208,6 +209,42 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
         action_id: V16_ACTION.actionId,
         reason: "binding_unkeyed",
       });
+    });
+
+    it("v21 keeps the memories saved before it searchable, and SQLite's FTS5 index gone", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ to: 19 });
+      await seedV19Memories(store.db as unknown as Kysely<unknown>);
+      await store.migrate();
+      const search = async (query: string, options: { domain?: string } = {}) =>
+        (await store.memories.search(V19_MEMORY_TENANT, { query, limit: 5, ...options })).map(
+          (h) => h.memory.memoryId,
+        );
+      // The answer is found by its thread's question (its context), below the question itself.
+      expect(await search("boat")).toEqual(["v19-boat", "v19-may"]);
+      expect(await search("peanuts", { domain: "health" })).toEqual(["v19-peanuts"]);
+      expect(await search("butter menu")).toEqual([]);
+      const saved = await store.memories.save({
+        tenantId: V19_MEMORY_TENANT,
+        memoryId: "v21-boat",
+        requestId: "req-v21-boat",
+        bodyHash: "hash",
+        text: "The boat went to a neighbour",
+        summary: "boat sold",
+        domainFlags: [],
+        threadId: "t1",
+        source: "user",
+        createdAt: "2025-06-02T00:00:00.000Z",
+      });
+      expect(saved.ok).toBe(true);
+      expect((await search("boat")).sort()).toEqual(["v19-boat", "v19-may", "v21-boat"]);
+      expect(await store.memories.delete(V19_MEMORY_TENANT, "v19-boat")).toBe(true);
+      expect((await search("boat")).sort()).toEqual(["v19-may", "v21-boat"]);
+      if (store.kind === "sqlite") {
+        const { rows } = await sql<{ name: string }>`select name from sqlite_master
+          where name like 'memories_fts%' or name = 'memories_vocab'`.execute(store.db);
+        expect(rows).toEqual([]);
+      }
     });
 
     it("refuses a database migrated by newer code", async () => {

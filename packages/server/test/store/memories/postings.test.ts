@@ -1,0 +1,172 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodePostings, encodePostings, type Posting } from "../../../src/store/repos/memory-postings.js";
+import {
+  type Bm25Shape,
+  type PostingsChunk,
+  type RankTerm,
+  rankPostings,
+} from "../../../src/store/repos/memory-postings-rank.js";
+
+// Mostly small values, as real postings are, with the wide encodings mixed in.
+const count = fc.oneof(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 100_000 }));
+const gap = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 0, max: 2 ** 40 }));
+const postingsFrom = (base: number) =>
+  fc.array(fc.record({ gap, text: count, context: count, length: count }), { maxLength: 40 }).map((parts) => {
+    let seq = base;
+    return parts.map((p): Posting => {
+      seq += p.gap;
+      return { seq, text: p.text, context: p.context, length: p.length };
+    });
+  });
+
+describe("memory postings chunks", () => {
+  it("decode what they encode, wide values included", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 45 }).chain((base) => fc.tuple(fc.constant(base), postingsFrom(base))),
+        ([base, postings]) => {
+          expect(decodePostings(base, encodePostings(base, postings))).toEqual(postings);
+        },
+      ),
+    );
+  });
+
+  it("grow by concatenation: appending is encoding the new postings after the last seq", () => {
+    fc.assert(
+      fc.property(postingsFrom(1000), postingsFrom(0), (first, more) => {
+        const last = first.at(-1)?.seq ?? 1000;
+        const moved = more.map((p) => ({ ...p, seq: p.seq + last }));
+        const joined = new Uint8Array([...encodePostings(1000, first), ...encodePostings(last, moved)]);
+        expect(joined).toEqual(encodePostings(1000, [...first, ...moved]));
+      }),
+    );
+  });
+
+  it("refuse postings out of order and are rejected when truncated", () => {
+    expect(() => encodePostings(10, [{ seq: 9, text: 1, context: 0, length: 3 }])).toThrow(RangeError);
+    const bytes = encodePostings(0, [{ seq: 70_000, text: 20, context: 1, length: 300 }]);
+    expect(() => decodePostings(0, bytes.slice(0, -1))).toThrow(RangeError);
+    expect(() =>
+      rankPostings([{ weight: 1, chunks: [{ key: 0, bytes: bytes.slice(0, -1) }], postings: 1 }], SHAPE, 5),
+    ).toThrow(RangeError);
+  });
+});
+
+const SHAPE: Bm25Shape = { k1: 1.2, b: 0.75, avgdl: 12, contextWeight: 0.4 };
+
+// The ranking written plainly: a Map of seq -> score, sorted.
+function naive(
+  terms: ReadonlyArray<{ weight: number; postings: Posting[] }>,
+  pool: number,
+  only?: Set<number>,
+) {
+  const scores = new Map<number, number>();
+  for (const term of terms) {
+    for (const p of term.postings) {
+      if (only !== undefined && !only.has(p.seq)) continue;
+      const f = p.text + SHAPE.contextWeight * p.context;
+      const share =
+        (term.weight * (SHAPE.k1 + 1) * f) /
+        (f + SHAPE.k1 * (1 - SHAPE.b) + ((SHAPE.k1 * SHAPE.b) / SHAPE.avgdl) * p.length);
+      scores.set(p.seq, (scores.get(p.seq) ?? 0) + share);
+    }
+  }
+  return [...scores]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, pool);
+}
+
+// A term's postings over seqs 1..200, split into chunks of 7 (each encoded from its own key).
+const termPostings = fc
+  .uniqueArray(fc.integer({ min: 1, max: 200 }), { maxLength: 60 })
+  .chain((seqs) =>
+    fc.tuple(
+      fc.double({ min: 0.01, max: 9, noNaN: true }),
+      fc.tuple(
+        ...[...seqs]
+          .sort((a, b) => a - b)
+          .map((seq) =>
+            fc.record({
+              seq: fc.constant(seq),
+              text: fc.integer({ min: 0, max: 3 }),
+              context: fc.integer({ min: 0, max: 3 }),
+              length: fc.integer({ min: 1, max: 400 }),
+            }),
+          ),
+      ),
+    ),
+  )
+  .map(([weight, postings]) => ({
+    weight,
+    postings: postings.filter((p) => p.text + p.context > 0),
+  }));
+
+function asRankTerm(term: { weight: number; postings: Posting[] }): RankTerm {
+  const chunks: PostingsChunk[] = [];
+  for (let i = 0; i < term.postings.length; i += 7) {
+    const part = term.postings.slice(i, i + 7);
+    const key = part[0]?.seq ?? 0;
+    chunks.push({ key, bytes: encodePostings(key, part) });
+  }
+  return { weight: term.weight, chunks, postings: term.postings.length };
+}
+
+describe("ranking postings", () => {
+  it("is the exhaustive BM25 ranking: every posting scored, best first, seq breaking ties", () => {
+    fc.assert(
+      fc.property(
+        fc.array(termPostings, { minLength: 1, maxLength: 5 }),
+        fc.integer({ min: 1, max: 40 }),
+        (terms, pool) => {
+          const ranked = rankPostings(terms.map(asRankTerm), SHAPE, pool);
+          const expected = naive(terms, pool);
+          expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
+          ranked.slice(0, expected.length).forEach((r, i) => {
+            expect(r.score).toBeCloseTo(expected[i]?.[1] ?? Number.NaN, 9);
+          });
+          // Beyond the pool only memories tied with the last one.
+          const last = expected.at(-1)?.[1];
+          for (const extra of ranked.slice(expected.length)) expect(extra.score).toBe(last);
+        },
+      ),
+    );
+  });
+
+  it("keeps only the memories of `only` (the domain filter)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(termPostings, { minLength: 1, maxLength: 4 }),
+        fc.uniqueArray(fc.integer({ min: 1, max: 200 }), { maxLength: 80 }),
+        (terms, allowed) => {
+          const sorted = [...allowed].sort((a, b) => a - b);
+          const flag = asRankTerm({
+            weight: 0,
+            postings: sorted.map((seq) => ({ seq, text: 0, context: 0, length: 0 })),
+          });
+          const ranked = rankPostings(terms.map(asRankTerm), SHAPE, 1000, flag);
+          expect(ranked.map((r) => r.seq)).toEqual(naive(terms, 1000, new Set(allowed)).map(([seq]) => seq));
+        },
+      ),
+    );
+  });
+
+  it("keeps every memory tied with the last place, and reuses its accumulator cleanly", () => {
+    const same = {
+      weight: 1,
+      postings: [1, 2, 3, 4].map((seq) => ({ seq, text: 1, context: 0, length: 5 })),
+    };
+    expect(rankPostings([asRankTerm(same)], SHAPE, 2).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    // A bigger search, then a small one: no score of the first leaks into the second.
+    const big = {
+      weight: 2,
+      postings: Array.from({ length: 5000 }, (_, i) => ({ seq: i + 1, text: 1, context: 0, length: 5 })),
+    };
+    // All 5000 tie: the pool, then at most 64 more.
+    expect(rankPostings([asRankTerm(big)], SHAPE, 3)).toHaveLength(3 + 64);
+    expect(rankPostings([asRankTerm(same)], SHAPE, 10)).toEqual(
+      naive([same], 10).map(([seq, score]) => ({ seq, score })),
+    );
+  });
+});
