@@ -22,11 +22,7 @@ const DEFAULT_CONTEXT_TOKENS = 128_000;
 const DEFAULT_CONTEXT_PRESSURE_SHARE = 0.8;
 
 /** A turn inside its span (`sol.turn`, the request span's child) with its outcome in the metrics. */
-async function observedTurn(
-  metrics: SolMetrics,
-  packet: PacketInput,
-  turn: () => Promise<TurnOutcome>,
-): Promise<TurnOutcome> {
+async function observedTurn(metrics: SolMetrics, turn: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
   const startMs = performance.now();
   const seconds = () => (performance.now() - startMs) / 1000;
   metrics.turnStarted();
@@ -144,7 +140,7 @@ export function createTurnService(options: TurnServiceOptions): TurnService {
   }
 
   return {
-    runTurn: (ctx, packet) => observedTurn(opts.metrics, packet, () => runTurn(ctx, packet)),
+    runTurn: (ctx, packet) => observedTurn(opts.metrics, () => runTurn(ctx, packet)),
     async drain() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

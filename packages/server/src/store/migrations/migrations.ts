@@ -20,6 +20,7 @@ import { v18AgencyState } from "./v18-agency-state.js";
 import { v19Integrity } from "./v19-integrity.js";
 import { v20MementoRecencyIndex } from "./v20-memento-recency-index.js";
 import { v21MemoryIndex } from "./v21-memory-index.js";
+import { v22MementoArcs } from "./v22-memento-arcs.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v19Integrity,
   v20MementoRecencyIndex,
   v21MemoryIndex,
+  v22MementoArcs,
 ]);

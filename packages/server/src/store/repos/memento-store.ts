@@ -7,7 +7,6 @@ import type {
   ThreadMementoV02,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
-import { sqlDialect } from "../drivers/sql-dialect.js";
 import {
   assertStorableKeys,
   decodeJson,
@@ -17,7 +16,8 @@ import {
 } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import type { MementosTable, StoreDialect } from "../sql/schema.js";
+import type { MementosTable } from "../sql/schema.js";
+import { mementoArcJson, selectRecentArcs } from "./memento-arcs.js";
 
 const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
   db.selectFrom("mementos").selectAll().where("tenant_id", "=", tenantId).where("thread_id", "=", threadId),
@@ -27,6 +27,7 @@ const updateMemento = preparedQuery(
   (
     db,
     json: string,
+    arc: string,
     now: string,
     tenantId: string,
     threadId: string,
@@ -38,6 +39,8 @@ const updateMemento = preparedQuery(
       .set((eb) => ({
         memento: json,
         version: eb("version", "+", 1),
+        arc,
+        arc_version: eb("version", "+", 1),
         turns_since_persist: 0,
         updated_at: now,
         changed_by_put: byPut,
@@ -88,6 +91,7 @@ export async function putMemento(
   assertStorableKeys({ tenantId, threadId });
   const byPut = options.byClient === true ? 1 : 0;
   const json = encodeJson(memento, "memento");
+  const arc = mementoArcJson(memento);
   if (expectedVersion === null) {
     const inserted = await ctx.db
       .insertInto("mementos")
@@ -96,6 +100,8 @@ export async function putMemento(
         thread_id: threadId,
         memento: json,
         version: 1,
+        arc,
+        arc_version: 1,
         turns_since_persist: 0,
         created_at: now,
         updated_at: now,
@@ -105,7 +111,7 @@ export async function putMemento(
       .executeTakeFirst();
     if ((inserted.numInsertedOrUpdatedRows ?? 0n) > 0n) return { ok: true, version: 1 };
   } else if (isStorableVersion(expectedVersion)) {
-    const updated = await updateMemento(ctx, json, now, tenantId, threadId, expectedVersion, byPut);
+    const updated = await updateMemento(ctx, json, arc, now, tenantId, threadId, expectedVersion, byPut);
     if ((updated.numAffectedRows ?? 0n) > 0n) return { ok: true, version: expectedVersion + 1 };
   }
   return { ok: false, currentVersion: await currentMementoVersion(ctx, tenantId, threadId) };
@@ -145,56 +151,6 @@ async function selectRecent(
   return query.orderBy("updated_at", "desc").orderBy("thread_id").limit(options.limit).execute();
 }
 
-/** The memento keys of a {@link MementoArc}, in the order {@link selectRecentArcs} reads them. */
-const ARC_KEYS = ["threadId", "arc", "active", "parked", "decisions", "next"] as const;
-type ArcFields = [string, string, string[], string[], string[], string[]];
-
-/** The arc queries of one dialect, for every thread of a tenant or all but one; prepared, as every turn runs one. */
-function arcQueries(kind: StoreDialect) {
-  const fields = () => sqlDialect(kind).jsonFields("memento", ARC_KEYS).as("fields");
-  return {
-    all: preparedQuery((db, tenantId: string, limit: number) =>
-      db
-        .selectFrom("mementos")
-        .select(["updated_at", fields()])
-        .where("tenant_id", "=", tenantId)
-        .orderBy("updated_at", "desc")
-        .orderBy("thread_id")
-        .limit(limit),
-    ),
-    excluding: preparedQuery((db, tenantId: string, excludeThreadId: string, limit: number) =>
-      db
-        .selectFrom("mementos")
-        .select(["updated_at", fields()])
-        .where("tenant_id", "=", tenantId)
-        .where("thread_id", "<>", excludeThreadId)
-        .orderBy("updated_at", "desc")
-        .orderBy("thread_id")
-        .limit(limit),
-    ),
-  };
-}
-
-const ARC_QUERIES = { sqlite: arcQueries("sqlite"), postgres: arcQueries("postgres") } as const;
-
-/**
- * {@link selectRecent}, reading only the arc's fields of each memento in SQL (the v20 index's order):
- * its affect and signals, most of its bytes, are neither read into JavaScript nor parsed on every turn.
- */
-async function selectRecentArcs(
-  ctx: StoreContext,
-  tenantId: TenantId,
-  options: { readonly excludeThreadId?: string; readonly limit: number },
-): Promise<{ fields: unknown; updated_at: string }[]> {
-  if (!isStorableKey(tenantId, options.excludeThreadId) || options.limit <= 0) return [];
-  const queries = ARC_QUERIES[ctx.dialect];
-  const { rows } =
-    options.excludeThreadId === undefined
-      ? await queries.all(ctx, tenantId, options.limit)
-      : await queries.excluding(ctx, tenantId, options.excludeThreadId, options.limit);
-  return rows as { fields: unknown; updated_at: string }[];
-}
-
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   const toStored = (row: Selectable<MementosTable>): StoredMemento => ({
@@ -213,12 +169,7 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
     async listRecent(tenantId, options) {
       return (await selectRecent(ctx, tenantId, options)).map(toStored);
     },
-    async listRecentArcs(tenantId, options) {
-      return (await selectRecentArcs(ctx, tenantId, options)).map(({ fields, updated_at }) => {
-        const [threadId, arc, active, parked, decisions, next] = decodeJson(ctx.dialect, fields) as ArcFields;
-        return { threadId, arc, active, parked, decisions, next, updatedAt: updated_at };
-      });
-    },
+    listRecentArcs: (tenantId, options) => selectRecentArcs(ctx, tenantId, options),
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
       putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),
   };

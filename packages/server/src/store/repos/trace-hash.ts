@@ -1,5 +1,5 @@
 import { findTraceChainBreak, TRACE_GENESIS_HASH, type TraceEvent, traceHashInput } from "@solserver/core";
-import { canonicalJson, sha256Hex } from "../canonical-json.js";
+import { sha256Hex } from "../canonical-json.js";
 
 /** prevHash of the first event of every run (core's). */
 export const GENESIS_HASH = TRACE_GENESIS_HASH;

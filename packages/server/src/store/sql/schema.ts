@@ -80,6 +80,9 @@ export interface MementosTable {
   updated_at: string;
   /** 1 when a client's PUT wrote the memento after the thread's last turn (v14). */
   changed_by_put: number;
+  /** The memento's arc fields as one JSON array, taken from version `arc_version` (v22; null before). */
+  arc: string | null;
+  arc_version: number | null;
 }
 
 /** One version of a thread's checkpoint capsule (v14). */

@@ -10,7 +10,7 @@ import {
   verifyTraceChain,
 } from "../../../src/store/index.js";
 import { testKeyring } from "../../support/keyring.js";
-import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT } from "../fixtures/v1.js";
+import { seedV1, V1_EVENT, V1_MEMENTO, V1_RESPONSE, V1_SCHEMA, V1_TENANT, V1_TS } from "../fixtures/v1.js";
 import { seedV16Action, V16_ACTION } from "../fixtures/v16-action.js";
 import { seedV19Memories, V19_MEMORY_TENANT } from "../fixtures/v19-memories.js";
 import { claimInput, turnInput } from "../support/samples.js";
@@ -245,6 +245,41 @@ export function migrationContract(harness: Harness, options: ContractOptions): v
           where name like 'memories_fts%' or name = 'memories_vocab'`.execute(store.db);
         expect(rows).toEqual([]);
       }
+    });
+
+    it("v22 serves the arcs of mementos written before it, and never a stale arc", async () => {
+      const store = await harness.open({ migrate: false });
+      await store.migrate({ to: 1 });
+      await seedV1(store.db as unknown as Kysely<unknown>);
+      await store.migrate();
+      const arcOf = async () => (await store.mementos.listRecentArcs(V1_TENANT, { limit: 5 }))[0];
+      const { threadId, arc, active, parked, decisions, next } = V1_MEMENTO;
+      expect(await arcOf()).toEqual({ threadId, arc, active, parked, decisions, next, updatedAt: V1_TS });
+      // A binary from before v22 (a rolling upgrade) rewrites the memento and its version, not its arc.
+      const rewritten = { ...V1_MEMENTO, arc: "rewritten by an older binary", decisions: ["keep the boat"] };
+      await sql`update mementos set memento = ${JSON.stringify(rewritten)}, version = version + 1
+        where tenant_id = ${V1_TENANT} and thread_id = 'thread-v1'`.execute(store.db);
+      expect(await arcOf()).toMatchObject({
+        arc: "rewritten by an older binary",
+        decisions: ["keep the boat"],
+      });
+      // This binary's write takes the arc again, and it is what the next turn reads.
+      const current = await store.mementos.get(V1_TENANT, "thread-v1");
+      const written = await store.mementos.put(
+        V1_TENANT,
+        "thread-v1",
+        { ...V1_MEMENTO, arc: "written after v22" },
+        current?.version ?? null,
+        "2025-07-01T00:00:00.000Z",
+      );
+      expect(written).toEqual({ ok: true, version: 5 });
+      expect(await arcOf()).toMatchObject({
+        arc: "written after v22",
+        updatedAt: "2025-07-01T00:00:00.000Z",
+      });
+      const { rows } = await sql<{ arc_version: number; version: number }>`select arc_version, version
+        from mementos where tenant_id = ${V1_TENANT}`.execute(store.db);
+      expect(rows.map((r) => [Number(r.arc_version), Number(r.version)])).toEqual([[5, 5]]);
     });
 
     it("refuses a database migrated by newer code", async () => {
