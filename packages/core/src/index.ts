@@ -66,6 +66,7 @@ export {
   isAckOnlyMessage,
   shouldFreezeSummaryAtPeak,
 } from "./breakpoint/index.js";
+export { createLruCache, type LruCache, type LruCacheOptions } from "./cache/index.js";
 export type { DriverBlockInput, PacketInputBody, TraceEventDraft } from "./contracts/index.js";
 export {
   ActionError,
@@ -382,6 +383,7 @@ export { seededRandom } from "./random/seeded-prng.js";
 export type { Issue, Result } from "./result.js";
 export { fail, ok } from "./result.js";
 export type {
+  Bm25Counts,
   Bm25Document,
   EmbeddingFusionOptions,
   Fts5QueryOptions,
@@ -393,7 +395,9 @@ export type {
   RetrievalLimits,
 } from "./retrieval/index.js";
 export {
+  bm25Counts,
   bm25Scores,
+  bm25ScoresOfCounts,
   buildFts5MatchQuery,
   buildTsQueryText,
   candidatePoolSize,

@@ -1,4 +1,10 @@
-export { type Bm25Document, bm25Scores } from "./bm25.js";
+export {
+  type Bm25Counts,
+  type Bm25Document,
+  bm25Counts,
+  bm25Scores,
+  bm25ScoresOfCounts,
+} from "./bm25.js";
 export {
   cosineSimilarity,
   type EmbeddingFusionOptions,

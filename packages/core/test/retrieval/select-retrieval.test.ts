@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { bm25Scores, deriveMemorySummary, selectRetrieval } from "../../src/index.js";
+import {
+  bm25Counts,
+  bm25Scores,
+  bm25ScoresOfCounts,
+  deriveMemorySummary,
+  selectRetrieval,
+} from "../../src/index.js";
 
 const c = (memoryId: string, score: number, summary = "x".repeat(40)) => ({ memoryId, summary, score });
 
@@ -31,6 +37,20 @@ describe("bm25Scores", () => {
     expect(scores[0]).toBeGreaterThan(scores[1] ?? 0);
     expect(scores[1]).toBeGreaterThan(0);
     expect(scores[2]).toBe(0);
+  });
+
+  it("scores counted documents exactly as it scores their text, the same counts reused", () => {
+    const docs = [
+      { text: "Sold the BOAT in May", context: "boat trailer" },
+      { text: "the boat's engine", context: "" },
+      { text: "nothing here" },
+    ];
+    const counted = docs.map(bm25Counts);
+    expect(counted[0]?.text.get("boat")).toBe(1);
+    expect(counted[0]?.context.get("boat")).toBe(1);
+    for (const terms of [["boat"], ["boat", "may"], ["engine", "trailer"], []]) {
+      expect(bm25ScoresOfCounts(counted, terms, 0.4)).toEqual(bm25Scores(docs, terms, 0.4));
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { canonicalJson, type PolicyEngine, type PolicyRequest } from "@solserver/core";
+import { canonicalJson, createLruCache, type PolicyEngine, type PolicyRequest } from "@solserver/core";
 
 /** Distinct requests kept; real deployments use a handful of modes, refs and block sets. */
 const DEFAULT_CAPACITY = 512;
@@ -13,28 +13,16 @@ const KEY_CHARS_BUDGET = 4 * 1024 * 1024;
  * turn; the key costs a few µs. A least recently used entry leaves first, within a count and a key-size budget.
  */
 export function memoizePolicyEngine(engine: PolicyEngine, capacity = DEFAULT_CAPACITY): PolicyEngine {
-  const cache = new Map<string, ReturnType<PolicyEngine["resolve"]>>();
-  let keyChars = 0;
-  const evictOldest = () => {
-    const oldest = cache.keys().next().value;
-    if (oldest === undefined) return;
-    cache.delete(oldest);
-    keyChars -= oldest.length;
-  };
+  const cache = createLruCache<ReturnType<PolicyEngine["resolve"]>>({
+    capacity,
+    keyCharsBudget: KEY_CHARS_BUDGET,
+  });
   const resolve = (request: PolicyRequest) => {
     const key = policyKey(request);
-    if (key.length > KEY_CHARS_BUDGET / 8) return engine.resolve(request);
     const hit = cache.get(key);
-    if (hit !== undefined) {
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const result = engine.resolve(request);
-    while (cache.size > 0 && (cache.size >= capacity || keyChars + key.length > KEY_CHARS_BUDGET))
-      evictOldest();
     cache.set(key, result);
-    keyChars += key.length;
     return result;
   };
   return Object.freeze({

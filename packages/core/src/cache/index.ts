@@ -1,0 +1,1 @@
+export { createLruCache, type LruCache, type LruCacheOptions } from "./lru-cache.js";
