@@ -1,41 +1,51 @@
-/** Bounds of an {@link LruCache}: entries kept, and characters of keys kept (long keys cost memory too). */
-export interface LruCacheOptions {
+/**
+ * Bounds of an {@link LruCache}: entries kept, and characters kept: each entry weighs its key's length
+ * plus `sizeOf(value)` (0 without it), so long keys and large values cost their memory too.
+ */
+export interface LruCacheOptions<V> {
   readonly capacity: number;
-  readonly keyCharsBudget?: number;
+  readonly charsBudget?: number;
+  readonly sizeOf?: (value: V) => number;
 }
 
 /** A bounded map that forgets its least recently used entry first. */
 export interface LruCache<V> {
   get(key: string): V | undefined;
-  /** Stores `value`; a key longer than an eighth of the key budget is not kept. */
+  /** Stores `value`; an entry weighing more than an eighth of the budget is not kept. */
   set(key: string, value: V): void;
   readonly size: number;
 }
 
 /** An insertion-ordered Map used as an LRU: a hit moves to the end, the oldest entry leaves first. */
-export function createLruCache<V>(options: LruCacheOptions): LruCache<V> {
+export function createLruCache<V>(options: LruCacheOptions<V>): LruCache<V> {
   const capacity = Math.max(1, Math.floor(options.capacity));
-  const budget = options.keyCharsBudget ?? Number.POSITIVE_INFINITY;
-  const map = new Map<string, V>();
-  let keyChars = 0;
+  const budget = options.charsBudget ?? Number.POSITIVE_INFINITY;
+  const sizeOf = options.sizeOf;
+  const map = new Map<string, { value: V; weight: number }>();
+  let chars = 0;
+  const remove = (key: string) => {
+    const entry = map.get(key);
+    if (entry === undefined) return;
+    map.delete(key);
+    chars -= entry.weight;
+  };
   return {
     get(key) {
       const hit = map.get(key);
       if (hit === undefined) return undefined;
       map.delete(key);
       map.set(key, hit);
-      return hit;
+      return hit.value;
     },
     set(key, value) {
-      if (key.length > budget / 8) return;
-      if (map.delete(key)) keyChars -= key.length;
-      while (map.size > 0 && (map.size >= capacity || keyChars + key.length > budget)) {
-        const oldest = map.keys().next().value as string;
-        map.delete(oldest);
-        keyChars -= oldest.length;
+      remove(key);
+      const weight = key.length + (sizeOf === undefined ? 0 : sizeOf(value));
+      if (weight > budget / 8) return;
+      while (map.size > 0 && (map.size >= capacity || chars + weight > budget)) {
+        remove(map.keys().next().value as string);
       }
-      map.set(key, value);
-      keyChars += key.length;
+      map.set(key, { value, weight });
+      chars += weight;
     },
     get size() {
       return map.size;

@@ -15,7 +15,7 @@ const KEY_CHARS_BUDGET = 4 * 1024 * 1024;
 export function memoizePolicyEngine(engine: PolicyEngine, capacity = DEFAULT_CAPACITY): PolicyEngine {
   const cache = createLruCache<ReturnType<PolicyEngine["resolve"]>>({
     capacity,
-    keyCharsBudget: KEY_CHARS_BUDGET,
+    charsBudget: KEY_CHARS_BUDGET,
   });
   const resolve = (request: PolicyRequest) => {
     const key = policyKey(request);

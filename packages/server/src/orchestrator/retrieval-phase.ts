@@ -34,31 +34,43 @@ export function mementoSummary(m: MementoArc): string {
 }
 
 // Every turn ranks up to MEMENTO_POOL other threads' arcs, and an arc changes only when its thread has a
-// turn: their term counts are kept by content (the key is the text itself, so tenants cannot mix), and a
-// turn tokenizes only the arcs that changed since. Counting 50 arcs was ~90 µs a turn; a lookup is <1 µs.
-const arcCounts = createLruCache<Bm25Counts>({ capacity: 4096, keyCharsBudget: 8 * 1024 * 1024 });
+// turn: their term counts are kept per thread with the text they were counted from, and reused only
+// while that text is equal, so a turn tokenizes only the arcs that changed. A short key (tenant and
+// thread) avoids hashing the text itself; equality decides, so a stale entry is never used. Counting 50
+// arcs cost 130-1300 µs a turn (60-1200 characters each, bench); a lookup is ~0.5-4 µs.
+interface CountedArc {
+  readonly text: string;
+  readonly context: string;
+  readonly counts: Bm25Counts;
+}
+const arcCounts = createLruCache<CountedArc>({
+  capacity: 4096,
+  charsBudget: 8 * 1024 * 1024,
+  sizeOf: (arc) => arc.text.length + arc.context.length,
+});
 
-function countsOf(text: string, context: string): Bm25Counts {
-  const key = `${text}\u0000${context}`;
+function countsOf(tenantId: string, arc: MementoArc): Bm25Counts {
+  const text = `${arc.arc} ${arc.decisions.join(" ")}`;
+  const context = [...arc.active, ...arc.next, ...arc.parked].join(" ");
+  const key = `${tenantId}\u0000${arc.threadId}`;
   const cached = arcCounts.get(key);
-  if (cached !== undefined) return cached;
-  const counted = bm25Counts({ text, context });
-  arcCounts.set(key, counted);
-  return counted;
+  if (cached !== undefined && cached.text === text && cached.context === context) return cached.counts;
+  const counts = bm25Counts({ text, context });
+  arcCounts.set(key, { text, context, counts });
+  return counts;
 }
 
 // Mementos are few per tenant and live as JSON, so they are ranked here with the same BM25 shape
 // (text at weight 1, the rest of the memento at the context weight) rather than by the store's engine.
 function rankMementos(
+  tenantId: string,
   stored: readonly MementoArc[],
   message: string,
   keepUnscored = false,
 ): RetrievalCandidate[] {
   const terms = extractQueryTerms(message);
   if (stored.length === 0 || (terms.length === 0 && !keepUnscored)) return [];
-  const docs = stored.map((s) =>
-    countsOf(`${s.arc} ${s.decisions.join(" ")}`, [...s.active, ...s.next, ...s.parked].join(" ")),
-  );
+  const docs = stored.map((s) => countsOf(tenantId, s));
   const scores = bm25ScoresOfCounts(docs, terms, SEARCH_CONTEXT_WEIGHT);
   return stored.flatMap((s, i) => {
     const score = scores[i] ?? 0;
@@ -94,7 +106,7 @@ export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): 
   ]);
   const lexical: RetrievalCandidate[] = [
     ...memories.map((h) => ({ memoryId: h.memory.memoryId, summary: h.memory.summary, score: h.score })),
-    ...rankMementos(mementos, packet.message, embeddings !== undefined),
+    ...rankMementos(tenantId, mementos, packet.message, embeddings !== undefined),
   ];
   const seen = new Set(lexical.map((c) => c.memoryId));
   const pool = [

@@ -8,6 +8,7 @@ import type {
 import { assertStorableKeys, encodeJson, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { isUniqueViolation } from "../sql/db-errors.js";
+import { preparedQuery } from "../sql/prepared-query.js";
 import type { DriverBlocksTable } from "../sql/schema.js";
 
 // Two approvals of one id at once race for the same next version: the loser reads again.
@@ -103,18 +104,31 @@ async function put(ctx: StoreContext, input: DriverBlockPut) {
   }
 }
 
+const selectLatest = preparedQuery((db, tenantId: string) =>
+  db
+    .selectFrom("driver_blocks as d")
+    .selectAll("d")
+    .where("d.tenant_id", "=", tenantId)
+    .where("d.version", "=", (eb) =>
+      eb
+        .selectFrom("driver_blocks as m")
+        .select((m) => m.fn.max("m.version").as("latest"))
+        .whereRef("m.tenant_id", "=", "d.tenant_id")
+        .whereRef("m.block_id", "=", "d.block_id"),
+    ),
+);
+
+/**
+ * Each block's latest version, by id. Every turn lists them, and a block keeps every version it ever had,
+ * so only the latest rows are read: the newest version per block comes from the primary key's index.
+ */
 async function list(ctx: StoreContext, tenantId: TenantId): Promise<StoredDriverBlock[]> {
   if (!isStorableKey(tenantId)) return [];
-  const rows = await ctx.db
-    .selectFrom("driver_blocks")
-    .selectAll()
-    .where("tenant_id", "=", tenantId)
-    .orderBy("version", "asc")
-    .execute();
-  const latest = new Map<string, DriverBlocksTable>();
-  for (const row of rows) latest.set(row.block_id, row);
+  const { rows } = await selectLatest(ctx, tenantId);
   // Sorted here rather than in SQL: PostgreSQL's collation would order ids differently from SQLite.
-  return [...latest.keys()].sort().map((id) => fromRow(latest.get(id) as DriverBlocksTable));
+  return rows
+    .sort((a, b) => (a.block_id < b.block_id ? -1 : a.block_id > b.block_id ? 1 : 0))
+    .map((row) => fromRow(row));
 }
 
 /** DriverBlockStore over the driver_blocks table (migration 16). */
