@@ -1,3 +1,4 @@
+import { createLruCache } from "@solserver/core";
 import type { PostingsChunk } from "./memory-postings-rank.js";
 
 /**
@@ -16,45 +17,24 @@ export const DEFAULT_POSTINGS_CACHE_BYTES = 16 * 1024 * 1024;
 interface Entry {
   readonly version: number;
   readonly chunks: readonly PostingsChunk[];
-  readonly bytes: number;
 }
 
 /** A least-recently-used cache of at most `maxBytes` of postings; a term above a quarter of it is not kept. */
 export function createPostingsCache(maxBytes = DEFAULT_POSTINGS_CACHE_BYTES): PostingsCache {
-  const entries = new Map<string, Entry>();
-  let held = 0;
+  const entries = createLruCache<Entry>({
+    charsBudget: maxBytes,
+    maxEntryWeight: maxBytes / 4,
+    sizeOf: (entry) => entry.chunks.reduce((n, c) => n + c.bytes.byteLength + 64, 0),
+  });
   // The tenant's length first: no tenant and term pair can spell another's key.
   const keyOf = (tenantId: string, term: string) => `${tenantId.length}:${tenantId}${term}`;
-  const drop = (key: string) => {
-    const entry = entries.get(key);
-    if (entry === undefined) return;
-    entries.delete(key);
-    held -= entry.bytes;
-  };
   return {
     get(tenantId, term, version) {
-      const key = keyOf(tenantId, term);
-      const entry = entries.get(key);
-      if (entry === undefined) return undefined;
-      entries.delete(key);
-      if (entry.version !== version) {
-        held -= entry.bytes;
-        return undefined;
-      }
-      entries.set(key, entry);
-      return entry.chunks;
+      const entry = entries.get(keyOf(tenantId, term));
+      return entry?.version === version ? entry.chunks : undefined;
     },
     set(tenantId, term, version, chunks) {
-      const key = keyOf(tenantId, term);
-      drop(key);
-      const bytes = chunks.reduce((n, c) => n + c.bytes.byteLength + 64, 0);
-      if (bytes > maxBytes / 4) return;
-      entries.set(key, { version, chunks, bytes });
-      held += bytes;
-      for (const oldest of entries.keys()) {
-        if (held <= maxBytes) break;
-        drop(oldest);
-      }
+      entries.set(keyOf(tenantId, term), { version, chunks });
     },
   };
 }
