@@ -12,7 +12,7 @@
 //       store wired as `sol serve` wires it (so the turns search the memories); the goal is a
 //       loaded/empty ratio <= 1.2, printed, not enforced.
 // Imports the BUILT packages (packages/*/dist): `npm run bench` builds first. Traffic stays on
-// 127.0.0.1. Options: --turns N, --duration S, --connections N, --json, --growth-traces N,
+// 127.0.0.1. Options: --turns N, --threads N, --duration S, --connections N, --json, --growth-traces N,
 // --growth-memories N, --no-growth (skips (d)).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -44,7 +44,9 @@ const MESSAGES = [
   "Let's decide: the blue one.",
   "Write a short note to my landlord about the broken heater.",
 ];
-const THREADS = 20;
+// A tenant's threads: each turn ranks up to 50 other threads' arcs, so --threads 60 shows a tenant past that.
+const THREADS = Number(argValue("--threads", 20));
+if (!Number.isSafeInteger(THREADS) || THREADS < 1) throw new Error("--threads must be a positive integer");
 
 const ids = (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 const clock = { now: () => Date.now() };
@@ -405,7 +407,7 @@ async function main() {
   const duration = Number(argValue("--duration", 8));
   const connections = Number(argValue("--connections", 10));
   const dir = mkdtempSync(join(tmpdir(), "sol-bench-turns-"));
-  const report = {};
+  const report = { threads: THREADS };
   const progress = (what) => process.stderr.write(`bench: ${what}\n`);
   try {
     progress(`(a) ${turns} turns on SQLite memory, then on a SQLite file`);
