@@ -46,7 +46,10 @@ const MESSAGES = [
 ];
 // A tenant's threads: each turn ranks up to 50 other threads' arcs, so --threads 60 shows a tenant past that.
 const THREADS = Number(argValue("--threads", 20));
-if (!Number.isSafeInteger(THREADS) || THREADS < 1) throw new Error("--threads must be a positive integer");
+if (!Number.isSafeInteger(THREADS) || THREADS < 1) {
+  console.error(`bench: --threads must be a positive integer, not ${argValue("--threads", "")}`);
+  process.exit(2);
+}
 
 const ids = (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 const clock = { now: () => Date.now() };
