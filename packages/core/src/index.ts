@@ -432,7 +432,7 @@ export {
   type ValidatedModelSignals,
   validateModelSignals,
 } from "./signals/index.js";
-export { clipText } from "./text/index.js";
+export { clipText, compareText } from "./text/index.js";
 export type { ZonedParts } from "./time-zone/index.js";
 export {
   formatInZone,

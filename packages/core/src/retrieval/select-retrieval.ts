@@ -1,3 +1,4 @@
+import { compareText } from "../text/index.js";
 /** A summary a turn may inject: an explicit memory, or another thread's memento (`thread:<id>`). */
 export interface RetrievalCandidate {
   readonly memoryId: string;
@@ -26,9 +27,7 @@ export function selectRetrieval(
   limits: RetrievalLimits,
 ): RetrievalCandidate[] {
   const estimate = limits.estimateTokens ?? charsOver4;
-  const ranked = [...candidates].sort(
-    (a, b) => b.score - a.score || (a.memoryId < b.memoryId ? -1 : a.memoryId > b.memoryId ? 1 : 0),
-  );
+  const ranked = [...candidates].sort((a, b) => b.score - a.score || compareText(a.memoryId, b.memoryId));
   const chosen: RetrievalCandidate[] = [];
   let left = limits.maxTokens;
   for (const candidate of ranked) {

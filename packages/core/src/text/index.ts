@@ -21,6 +21,7 @@ export {
   mayJoinDirectly,
 } from "./chars.js";
 export { clipText, cutText } from "./clip.js";
+export { compareText } from "./compare-text.js";
 export { isSpaceCode } from "./unicode-space.js";
 export type { WordToken } from "./words.js";
 export { isAsciiWordCode, isWordAt, isWordBefore, tokenizeWords } from "./words.js";

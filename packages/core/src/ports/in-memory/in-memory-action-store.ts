@@ -1,4 +1,5 @@
 import { SolError } from "../../errors.js";
+import { compareText } from "../../text/index.js";
 import type {
   ActionExecutionRecord,
   ActionPatch,
@@ -8,7 +9,6 @@ import type {
   StoredActionExpectation,
 } from "../action-store.js";
 import type { TenantId } from "../tenant.js";
-import { compareText } from "./by-action.js";
 import {
   assertStorableJson,
   assertStorableKeys,

@@ -1,5 +1,6 @@
+import { compareText } from "../../text/index.js";
 import type { CalendarEventRecord, CalendarStore } from "../calendar-store.js";
-import { compareText, insertOncePerAction, listRows } from "./by-action.js";
+import { insertOncePerAction, listRows } from "./by-action.js";
 
 /** The reference CalendarStore: events in an array, at most one per action, listed by start time. */
 export function createInMemoryCalendarStore(): CalendarStore {

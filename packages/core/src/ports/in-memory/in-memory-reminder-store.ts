@@ -1,5 +1,6 @@
+import { compareText } from "../../text/index.js";
 import type { ReminderRecord, ReminderStore } from "../reminder-store.js";
-import { compareText, insertOncePerAction, listRows } from "./by-action.js";
+import { insertOncePerAction, listRows } from "./by-action.js";
 
 /** The reference ReminderStore: reminders in an array, at most one per action, oldest first. */
 export function createInMemoryReminderStore(): ReminderStore {

@@ -1,9 +1,10 @@
-import type {
-  DriverBlock,
-  DriverBlockPut,
-  DriverBlockStore,
-  StoredDriverBlock,
-  TenantId,
+import {
+  compareText,
+  type DriverBlock,
+  type DriverBlockPut,
+  type DriverBlockStore,
+  type StoredDriverBlock,
+  type TenantId,
 } from "@solserver/core";
 import { assertStorableKeys, encodeJson, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
@@ -126,9 +127,7 @@ async function list(ctx: StoreContext, tenantId: TenantId): Promise<StoredDriver
   if (!isStorableKey(tenantId)) return [];
   const { rows } = await selectLatest(ctx, tenantId);
   // Sorted here rather than in SQL: PostgreSQL's collation would order ids differently from SQLite.
-  return rows
-    .sort((a, b) => (a.block_id < b.block_id ? -1 : a.block_id > b.block_id ? 1 : 0))
-    .map((row) => fromRow(row));
+  return rows.sort((a, b) => compareText(a.block_id, b.block_id)).map((row) => fromRow(row));
 }
 
 /** DriverBlockStore over the driver_blocks table (migration 16). */

@@ -1,4 +1,4 @@
-import { buildTsQueryText, candidatePoolSize, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
+import { buildTsQueryText, candidatePoolSize, compareText, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { StoreDatabase } from "../sql/schema.js";
 import { domainTerm, indexPending, readSearchStats, type TermStats } from "./memory-index.js";
@@ -124,7 +124,7 @@ export async function searchMemoryIndex(
     where m.tenant_id = ${tenantId}`.execute(db);
   return rows
     .map(({ seq, ...row }) => ({ ...row, score: scores.get(Number(seq)) ?? 0 }))
-    .sort((a, b) => b.score - a.score || (a.memory_id < b.memory_id ? -1 : a.memory_id > b.memory_id ? 1 : 0))
+    .sort((a, b) => b.score - a.score || compareText(a.memory_id, b.memory_id))
     .slice(0, candidatePoolSize(args.limit));
 }
 
