@@ -9,6 +9,7 @@ import {
   SqliteDialect,
 } from "kysely";
 import { acquireFileMutex, FileMutex, releaseFileMutex } from "./file-mutex.js";
+import { inlineTrailingLimit } from "./inline-limit.js";
 
 /** Prepared statements kept per connection; a turn repeats the same few dozen SQL texts. */
 const STATEMENT_CACHE_SIZE = 256;
@@ -40,8 +41,8 @@ class SqliteConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     // all()/run() finish synchronously, so a cached statement is never busy when reused here.
-    const stmt = this.#prepare(compiled.sql);
-    const params = compiled.parameters as unknown[];
+    const { sql, params } = inlineTrailingLimit(compiled.sql, compiled.parameters);
+    const stmt = this.#prepare(sql);
     if (stmt.reader) return { rows: stmt.all(...params) as R[] };
     const { changes, lastInsertRowid } = stmt.run(...params);
     return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
