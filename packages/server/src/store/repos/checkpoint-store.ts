@@ -2,6 +2,7 @@ import type { CheckpointSave, CheckpointStore, StoredCheckpoint, TenantId } from
 import { assertStorableKeys, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { isUniqueViolation } from "../sql/db-errors.js";
+import { preparedQuery } from "../sql/prepared-query.js";
 import type { CheckpointsTable } from "../sql/schema.js";
 
 // Two turns of one thread saving at once race for the same next version: the loser reads again.
@@ -22,16 +23,43 @@ function fromRow(row: CheckpointsTable): StoredCheckpoint {
 
 async function latestForThread(ctx: StoreContext, tenantId: TenantId, threadId: string) {
   if (!isStorableKey(tenantId, threadId)) return null;
-  const row = await ctx.db
+  const row = (await selectLatest(ctx, tenantId, threadId)).rows[0];
+  return row === undefined ? null : fromRow(row);
+}
+
+const selectLatest = preparedQuery((db, tenantId: string, threadId: string) =>
+  db
     .selectFrom("checkpoints")
     .selectAll()
     .where("tenant_id", "=", tenantId)
     .where("thread_id", "=", threadId)
     .orderBy("version", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row === undefined ? null : fromRow(row);
-}
+    .limit(1),
+);
+
+const insertCheckpoint = preparedQuery(
+  (
+    db,
+    tenantId: string,
+    threadId: string,
+    checkpointId: string,
+    version: number,
+    contentHash: string,
+    trigger: string,
+    capsule: string,
+    createdAt: string,
+  ) =>
+    db.insertInto("checkpoints").values({
+      tenant_id: tenantId,
+      thread_id: threadId,
+      checkpoint_id: checkpointId,
+      version,
+      content_hash: contentHash,
+      trigger,
+      capsule,
+      created_at: createdAt,
+    }),
+);
 
 async function save(ctx: StoreContext, input: CheckpointSave) {
   assertStorableKeys({ tenantId: input.tenantId, threadId: input.threadId, capsule: input.capsule });
@@ -51,19 +79,17 @@ async function save(ctx: StoreContext, input: CheckpointSave) {
       createdAt: input.now,
     };
     try {
-      await ctx.db
-        .insertInto("checkpoints")
-        .values({
-          tenant_id: checkpoint.tenantId,
-          thread_id: checkpoint.threadId,
-          checkpoint_id: checkpoint.checkpointId,
-          version: checkpoint.version,
-          content_hash: checkpoint.contentHash,
-          trigger: JSON.stringify(checkpoint.trigger),
-          capsule: checkpoint.capsule,
-          created_at: checkpoint.createdAt,
-        })
-        .execute();
+      await insertCheckpoint(
+        ctx,
+        checkpoint.tenantId,
+        checkpoint.threadId,
+        checkpoint.checkpointId,
+        checkpoint.version,
+        checkpoint.contentHash,
+        JSON.stringify(checkpoint.trigger),
+        checkpoint.capsule,
+        checkpoint.createdAt,
+      );
       return { outcome: held === null ? ("created" as const) : ("updated" as const), checkpoint };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= SAVE_ATTEMPTS) throw error;

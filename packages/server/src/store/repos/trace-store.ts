@@ -180,19 +180,39 @@ async function anchorTail(tx: StoreContext, tenantId: TenantId, chained: readonl
     { traceRunId: tail.unhashed.traceRunId, seq: tail.unhashed.seq, hash: tail.hash },
     sha256Hex,
   );
-  await tx.db
-    .insertInto("trace_anchors")
-    .values({
-      tenant_id: tenantId,
-      tenant_seq: anchor.tenantSeq,
-      trace_run_id: anchor.traceRunId,
-      run_tail_seq: anchor.runTailSeq,
-      run_tail_hash: anchor.runTailHash,
-      prev_anchor_hash: anchor.prevAnchorHash,
-      anchor_hash: anchor.anchorHash,
-    })
-    .execute();
+  await insertAnchor(
+    tx,
+    tenantId,
+    anchor.tenantSeq,
+    anchor.traceRunId,
+    anchor.runTailSeq,
+    anchor.runTailHash,
+    anchor.prevAnchorHash,
+    anchor.anchorHash,
+  );
 }
+
+const insertAnchor = preparedQuery(
+  (
+    db,
+    tenantId: string,
+    tenantSeq: number,
+    traceRunId: string,
+    runTailSeq: number,
+    runTailHash: string,
+    prevAnchorHash: string,
+    anchorHash: string,
+  ) =>
+    db.insertInto("trace_anchors").values({
+      tenant_id: tenantId,
+      tenant_seq: tenantSeq,
+      trace_run_id: traceRunId,
+      run_tail_seq: runTailSeq,
+      run_tail_hash: runTailHash,
+      prev_anchor_hash: prevAnchorHash,
+      anchor_hash: anchorHash,
+    }),
+);
 
 function fromAnchorRow(row: Selectable<TraceAnchorsTable>): TraceAnchor {
   return {
