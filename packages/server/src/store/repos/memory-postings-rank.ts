@@ -36,9 +36,11 @@ const MAX_EXTRA_TIES = 64;
  * The `pool` best memories for the terms, score descending then seq ascending, every memory tied
  * with the last one included. A memory's score is FTS5's bm25() with weighted columns (text 1,
  * context `contextWeight`): the sum over terms of weight * f * (k1 + 1) / (f + k1 * (1 - b + b *
- * length / avgdl)), f the weighted count. Every posting is scored, so this is the exhaustive ranking;
- * the cost is one pass over the postings' bytes and a hash probe per posting. With `only`, memories
- * without a posting there are left out (the domain filter).
+ * length / avgdl)), f the weighted count. The ranking is exact: the same memories and scores as
+ * scoring every posting (up to the order the terms' shares are added in). Terms are scored strongest
+ * first; once no memory outside the accumulator can reach the pool's weakest score, the remaining
+ * terms only add to the memories that still can (see `finishOnCandidates`). With `only`, memories
+ * without a posting there are left out (the domain filter), and every posting is scored.
  */
 export function rankPostings(
   terms: readonly RankTerm[],
@@ -56,15 +58,128 @@ export function rankPostings(
     const counts = countWeights(cw);
     if (only !== undefined) {
       for (const chunk of only.chunks) scoreChunk(chunk, 0, c1, c2, cw, counts, acc, false);
+      for (const term of terms) {
+        const w = term.weight * (shape.k1 + 1);
+        for (const chunk of term.chunks) scoreChunk(chunk, w, c1, c2, cw, counts, acc, true);
+      }
+      return acc.best(pool);
     }
-    for (const term of terms) {
-      const w = term.weight * (shape.k1 + 1);
-      for (const chunk of term.chunks) scoreChunk(chunk, w, c1, c2, cw, counts, acc, only !== undefined);
+    // A posting's share is below its term's weight * (k1 + 1): f / (f + c1 + c2 * length) < 1.
+    const ordered = terms
+      .map((term) => ({ term, bound: term.weight * (shape.k1 + 1) }))
+      .sort((a, b) => b.bound - a.bound);
+    const rest = new Float64Array(ordered.length + 1);
+    for (let i = ordered.length - 1; i >= 0; i--)
+      rest[i] = (rest[i + 1] as number) + (ordered[i]?.bound ?? 0);
+    const remaining = new Float64Array(ordered.length + 1);
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      remaining[i] = (remaining[i + 1] as number) + (ordered[i]?.term.postings ?? 0);
+    }
+    for (const [i, { term, bound }] of ordered.entries()) {
+      const reach = (rest[i] as number) * BOUND_SLACK;
+      // No memory's partial score exceeds the bounds of the terms scored so far: below the reach of
+      // the rest, the pool's floor cannot be above it either, so the floor is not worth computing.
+      if (i > 0 && acc.count >= pool && (rest[0] as number) - (rest[i] as number) > reach) {
+        const floor = acc.floor(pool);
+        const least = floor - reach;
+        // Worth it only for few candidates against many postings: sorting the candidates costs about
+        // as much per candidate as a hash probe per posting saves.
+        if (least > 0 && acc.countAtLeast(least) * CANDIDATES_PER_POSTING <= (remaining[i] as number)) {
+          const later = ordered.slice(i).map((o) => ({ chunks: o.term.chunks, w: o.bound }));
+          finishOnCandidates(later, acc.candidates(least), c1, c2, cw, counts, acc);
+          break;
+        }
+      }
+      for (const chunk of term.chunks) scoreChunk(chunk, bound, c1, c2, cw, counts, acc, false);
     }
     return acc.best(pool);
   } finally {
     acc.clear();
   }
+}
+
+// Float sums of shares can land an ulp or so past the exact bound: every comparison with a bound
+// leans towards keeping a memory, which costs time, never a result.
+const BOUND_SLACK = 1 + 1e-9;
+// Candidates switch to the merge walk only when they are at most 1/8 of the postings left (measured
+// on the bench's 100k memories: at a ratio near 1 the sort cost more than the probes it saved).
+const CANDIDATES_PER_POSTING = 8;
+
+/** Memories still able to make the pool, ascending seq, with their places in the accumulator. */
+interface Candidates {
+  readonly seqs: Float64Array;
+  readonly at: Int32Array;
+}
+
+/**
+ * Adds the later terms' shares to the candidates only. Every memory that can end in the pool (or
+ * tie its last place) is a candidate, so those scores are exact; the others were below the pool's
+ * floor with every later share added, and stay out. The postings and the candidates are both in seq
+ * order, so one merge walk replaces a hash probe per posting, and a chunk holding no candidate
+ * (keys ascend: a chunk ends below the next one's key) is never decoded.
+ */
+function finishOnCandidates(
+  terms: ReadonlyArray<{ readonly chunks: readonly PostingsChunk[]; readonly w: number }>,
+  candidates: Candidates,
+  c1: number,
+  c2: number,
+  cw: number,
+  counts: Float64Array,
+  acc: Accumulator,
+): void {
+  const { seqs, at } = candidates;
+  const scores = acc.scores;
+  for (const term of terms) {
+    const chunks = byKey(term.chunks);
+    let next = 0;
+    for (let c = 0; c < chunks.length && next < seqs.length; c++) {
+      const chunk = chunks[c] as PostingsChunk;
+      const end = chunks[c + 1]?.key ?? Number.POSITIVE_INFINITY;
+      while (next < seqs.length && (seqs[next] as number) < chunk.key) next++;
+      if (next >= seqs.length || (seqs[next] as number) >= end) continue;
+      const bytes = chunk.bytes;
+      let p = 0;
+      let seq = chunk.key;
+      while (p < bytes.length && next < seqs.length) {
+        let delta = (bytes[p] as number) | ((bytes[p + 1] as number) << 8);
+        p += 2;
+        if (delta === WIDE_DELTA) {
+          p = readWide(bytes, p);
+          delta = wide;
+        }
+        seq += delta;
+        const code = bytes[p++] as number;
+        let f: number;
+        if (code === WIDE_BYTE) {
+          p = readWide(bytes, p);
+          f = wide;
+          p = readWide(bytes, p);
+          f += cw * wide;
+        } else f = counts[code] as number;
+        let length = bytes[p++] as number;
+        if (length === WIDE_BYTE) {
+          p = readWide(bytes, p);
+          length = wide;
+        }
+        if (p > bytes.length) throw new RangeError("truncated postings chunk");
+        while (next < seqs.length && (seqs[next] as number) < seq) next++;
+        if (seqs[next] === seq) {
+          const slot = at[next] as number;
+          scores[slot] = (scores[slot] as number) + (term.w * f) / (f + c1 + c2 * length);
+        }
+      }
+    }
+  }
+}
+
+// Chunks in key order (as stored; sorted only when given otherwise).
+function byKey(chunks: readonly PostingsChunk[]): readonly PostingsChunk[] {
+  for (let i = 1; i < chunks.length; i++) {
+    if ((chunks[i] as PostingsChunk).key < (chunks[i - 1] as PostingsChunk).key) {
+      return [...chunks].sort((a, b) => a.key - b.key);
+    }
+  }
+  return chunks;
 }
 
 // Adds each posting's share to its memory: inserted when new, or, `restrict`ed, only when present.
@@ -198,6 +313,46 @@ class Accumulator {
       }
     }
     this.count = 0;
+  }
+
+  /** The `pool`-th best score held (the accumulator holds at least `pool` entries). */
+  floor(pool: number): number {
+    const { scores, count } = this;
+    const heap = new Float64Array(pool);
+    let size = 0;
+    for (let i = 0; i < count; i++) {
+      const score = scores[i] as number;
+      if (size < pool) siftUp(heap, size++, score);
+      else if (score > (heap[0] as number)) siftDown(heap, size, score);
+    }
+    return heap[0] as number;
+  }
+
+  /** How many entries score at least `least`. */
+  countAtLeast(least: number): number {
+    const { scores, count } = this;
+    let n = 0;
+    for (let i = 0; i < count; i++) if ((scores[i] as number) >= least) n++;
+    return n;
+  }
+
+  /** The entries scoring at least `least`, ascending seq. */
+  candidates(least: number): Candidates {
+    const { scores, seqs, count, keys, slots, shift } = this;
+    const chosen = new Float64Array(this.countAtLeast(least));
+    let n = 0;
+    for (let i = 0; i < count; i++) if ((scores[i] as number) >= least) chosen[n++] = seqs[i] as number;
+    // A typed array sorts numerically without a comparator (a comparator sort of places was 3x slower).
+    chosen.sort();
+    const at = new Int32Array(n);
+    const mask = keys.length - 1;
+    for (let i = 0; i < n; i++) {
+      const seq = chosen[i] as number;
+      let slot = Math.imul(seq | 0, 0x9e3779b1) >>> shift;
+      while (keys[slot] !== seq) slot = (slot + 1) & mask;
+      at[i] = slots[slot] as number;
+    }
+    return { seqs: chosen, at };
   }
 
   /** The `pool` best scored (> 0) entries, with ties of the last one. */

@@ -134,6 +134,50 @@ describe("ranking postings", () => {
     );
   });
 
+  it("stays exact when strong terms settle the pool and weak ones only add to its candidates", () => {
+    // One or two rare, heavy terms and common, light ones over many memories (as "ok thanks" meets
+    // a chat history): the light terms cannot lift a memory they alone hold into the pool.
+    const spread = (weight: number, every: number, offset: number, length: number) => ({
+      weight,
+      postings: Array.from({ length: Math.floor(3000 / every) }, (_, i) => ({
+        seq: offset + i * every,
+        text: 1 + (i % 3),
+        context: i % 2,
+        length: 1 + ((i * 7 + offset) % length),
+      })),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            weight: fc.double({ min: 0.01, max: 9, noNaN: true }),
+            every: fc.integer({ min: 1, max: 400 }),
+            offset: fc.integer({ min: 1, max: 50 }),
+            length: fc.integer({ min: 1, max: 60 }),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
+        fc.integer({ min: 1, max: 30 }),
+        fc.boolean(),
+        (specs, pool, shuffled) => {
+          const terms = specs.map((t) => spread(t.weight, t.every, t.offset, t.length));
+          const rank = terms
+            .map(asRankTerm)
+            .map((t) => (shuffled ? { ...t, chunks: [...t.chunks].reverse() } : t));
+          const ranked = rankPostings(rank, SHAPE, pool);
+          const expected = naive(terms, pool);
+          expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
+          ranked.slice(0, expected.length).forEach((r, i) => {
+            expect(r.score).toBeCloseTo(expected[i]?.[1] ?? Number.NaN, 9);
+          });
+          const last = expected.at(-1)?.[1] ?? Number.NaN;
+          for (const extra of ranked.slice(expected.length)) expect(extra.score).toBeCloseTo(last, 9);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("keeps only the memories of `only` (the domain filter)", () => {
     fc.assert(
       fc.property(
