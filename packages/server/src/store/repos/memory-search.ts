@@ -114,7 +114,7 @@ export async function searchMemoryIndex(
     ),
     { ...BM25, avgdl: all.tokens / all.docs, contextWeight: SEARCH_CONTEXT_WEIGHT },
     candidatePoolSize(args.limit),
-    filter === null ? undefined : postingsOf(filter),
+    filter === null ? { newestSeq: state.newestSeq } : { only: postingsOf(filter) },
   );
   if (ranked.length === 0) return [];
   const scores = new Map(ranked.map((r) => [r.seq, r.score]));

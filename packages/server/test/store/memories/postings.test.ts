@@ -50,6 +50,18 @@ describe("memory postings chunks", () => {
     expect(() =>
       rankPostings([{ weight: 1, chunks: [{ key: 0, bytes: bytes.slice(0, -1) }], postings: 1 }], SHAPE, 5),
     ).toThrow(RangeError);
+    // A search that failed half way leaves nothing behind for the next, through either table.
+    const two = encodePostings(0, [
+      { seq: 5, text: 1, context: 0, length: 3 },
+      { seq: 70_000, text: 20, context: 1, length: 300 },
+    ]);
+    const broken = { weight: 1, chunks: [{ key: 0, bytes: two.slice(0, -1) }], postings: 2 };
+    const clean = encodePostings(0, [{ seq: 9, text: 1, context: 0, length: 3 }]);
+    const term = { weight: 1, chunks: [{ key: 0, bytes: clean }], postings: 1 };
+    for (const options of [{}, { newestSeq: 80_000 }]) {
+      expect(() => rankPostings([broken], SHAPE, 5, options)).toThrow(RangeError);
+      expect(rankPostings([term], SHAPE, 5, options).map((r) => r.seq)).toEqual([9]);
+    }
   });
 });
 
@@ -121,6 +133,7 @@ describe("ranking postings", () => {
         fc.integer({ min: 1, max: 40 }),
         (terms, pool) => {
           const ranked = rankPostings(terms.map(asRankTerm), SHAPE, pool);
+          expect(rankPostings(terms.map(asRankTerm), SHAPE, pool, { newestSeq: 200 })).toEqual(ranked);
           const expected = naive(terms, pool);
           expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
           ranked.slice(0, expected.length).forEach((r, i) => {
@@ -164,7 +177,10 @@ describe("ranking postings", () => {
           const rank = terms
             .map(asRankTerm)
             .map((t) => (shuffled ? { ...t, chunks: [...t.chunks].reverse() } : t));
+          // Through the hash table, a direct table over the seqs, and one too short for them.
           const ranked = rankPostings(rank, SHAPE, pool);
+          expect(rankPostings(rank, SHAPE, pool, { newestSeq: 3100 })).toEqual(ranked);
+          expect(rankPostings(rank, SHAPE, pool, { newestSeq: 40 })).toEqual(ranked);
           const expected = naive(terms, pool);
           expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
           ranked.slice(0, expected.length).forEach((r, i) => {
@@ -189,7 +205,7 @@ describe("ranking postings", () => {
             weight: 0,
             postings: sorted.map((seq) => ({ seq, text: 0, context: 0, length: 0 })),
           });
-          const ranked = rankPostings(terms.map(asRankTerm), SHAPE, 1000, flag);
+          const ranked = rankPostings(terms.map(asRankTerm), SHAPE, 1000, { only: flag });
           expect(ranked.map((r) => r.seq)).toEqual(naive(terms, 1000, new Set(allowed)).map(([seq]) => seq));
         },
       ),
