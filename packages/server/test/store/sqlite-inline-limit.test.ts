@@ -12,10 +12,10 @@ describe("inlineTrailingLimit", () => {
     });
   });
 
-  it("writes a trailing limit and offset, numbers or bigints", () => {
-    expect(inlineTrailingLimit("select * from t limit ? offset ?", [5, 10n])).toEqual({
-      sql: "select * from t limit 5 offset 10",
-      params: [],
+  it("writes the limit before a trailing offset, a number or a bigint, and keeps the offset bound", () => {
+    expect(inlineTrailingLimit("select * from t where a = ? limit ? offset ?", ["x", 5n, 10])).toEqual({
+      sql: "select * from t where a = ? limit 5 offset ?",
+      params: ["x", 10],
     });
   });
 
@@ -24,7 +24,7 @@ describe("inlineTrailingLimit", () => {
       const query = inlineTrailingLimit("select * from t limit ?", [bad]);
       expect(query).toEqual({ sql: "select * from t limit ?", params: [bad] });
     }
-    expect(inlineTrailingLimit("select * from t limit ? offset ?", [2, "x"]).sql).toBe(
+    expect(inlineTrailingLimit("select * from t limit ? offset ?", ["2", 1]).sql).toBe(
       "select * from t limit ? offset ?",
     );
   });
