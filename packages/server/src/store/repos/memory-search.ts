@@ -64,8 +64,8 @@ const BM25 = { k1: 1.2, b: 0.75 } as const;
 /**
  * SQLite's candidates, best first (score, then memory id), from the memory index (memory-index.ts):
  * FTS5's bm25() over the tenant's memories with the store-wide document counts and lengths (as when
- * one FTS5 index held every tenant), scoring every posting of the query's terms (the exhaustive
- * ranking, not an approximation) after leaving out the terms most memories hold. Three statements
+ * one FTS5 index held every tenant), ranked exactly over the query's terms (rankPostings: the
+ * exhaustive ranking, not an approximation) after leaving out the terms most memories hold. Three statements
  * when the postings are cached: the counts, the postings not cached, the winners' rows.
  */
 export async function searchMemoryIndex(
