@@ -4,12 +4,6 @@ export interface RankedSeq {
   readonly score: number;
 }
 
-/** Memories still able to make the pool, ascending seq, with their places in the accumulator. */
-export interface Candidates {
-  readonly seqs: Float64Array;
-  readonly at: Int32Array;
-}
-
 /** Ties with the last kept score are kept too (the caller breaks them by memory id), up to this many more. */
 const MAX_EXTRA_TIES = 64;
 
@@ -43,16 +37,6 @@ export class Accumulator {
 
   get size(): number {
     return this.seqs.length;
-  }
-
-  /** The place of a seq held. */
-  placeOf(seq: number): number {
-    if (this.direct !== null) return (this.direct[seq - this.base] as number) - 1;
-    const { keys, slots, shift } = this;
-    const mask = keys.length - 1;
-    let slot = Math.imul(seq | 0, 0x9e3779b1) >>> shift;
-    while (keys[slot] !== seq) slot = (slot + 1) & mask;
-    return slots[slot] as number;
   }
 
   /** Frees every entry; `all` frees the whole table (after a failed search, whose count may be short). */
@@ -95,17 +79,14 @@ export class Accumulator {
     return n;
   }
 
-  /** The entries scoring at least `least`, ascending seq. */
-  candidates(least: number): Candidates {
+  /** The seqs of the entries scoring at least `least`, ascending. */
+  candidates(least: number): Float64Array {
     const { scores, seqs, count } = this;
     const chosen = new Float64Array(this.countAtLeast(least));
     let n = 0;
     for (let i = 0; i < count; i++) if ((scores[i] as number) >= least) chosen[n++] = seqs[i] as number;
-    // A typed array sorts numerically without a comparator (a comparator sort of places was 3x slower).
-    chosen.sort();
-    const at = new Int32Array(n);
-    for (let i = 0; i < n; i++) at[i] = this.placeOf(chosen[i] as number);
-    return { seqs: chosen, at };
+    // A typed array sorts numerically without a comparator (an array with one was 3x slower).
+    return chosen.sort();
   }
 
   /** The `pool` best scored (> 0) entries, with ties of the last one. */

@@ -1,7 +1,6 @@
 import { WIDE_BYTE, WIDE_DELTA } from "./memory-postings.js";
 import {
   type Accumulator,
-  type Candidates,
   DIRECT_SPAN,
   directAccumulator,
   hashAccumulator,
@@ -153,8 +152,7 @@ function scoreOrdered(
       }
     }
     for (const chunk of term.chunks) {
-      if (acc.direct === null) scoreChunk(chunk, bound, params, acc, false);
-      else if (!scoreChunkDirect(chunk, bound, params, acc, acc.direct)) return null;
+      if (!scoreChunk(chunk, bound, params, acc, false)) return null;
     }
   }
   return acc.best(pool);
@@ -163,64 +161,34 @@ function scoreOrdered(
 // Float sums of shares can land an ulp or so past the exact bound: every comparison with a bound
 // leans towards keeping a memory, which costs time, never a result.
 const BOUND_SLACK = 1 + 1e-9;
-// Candidates switch to the merge walk only when they are at most 1/8 of the postings left (measured
-// on the bench's 100k memories: at a ratio near 1 the sort cost more than the probes it saved).
+// Scoring switches to the candidates only when they are at most 1/8 of the postings left (measured
+// on the bench's 100k memories: at a ratio near 1, sorting them cost more than the skipped chunks saved).
 const CANDIDATES_PER_POSTING = 8;
 
 /**
- * Adds the later terms' shares to the candidates only. Every memory that can end in the pool (or
- * tie its last place) is a candidate, so those scores are exact; the others were below the pool's
- * floor with every later share added, and stay out. The postings and the candidates are both in seq
- * order, so one merge walk replaces a hash probe per posting, and a chunk holding no candidate
- * (keys ascend: a chunk ends below the next one's key) is never decoded.
+ * Adds the later terms' shares to the memories already scored, and decodes only the chunks holding a
+ * candidate. Every memory that can end in the pool (or tie its last place) is a candidate, so those
+ * scores are exact; the others were below the pool's floor with every later share added, and stay
+ * out. The candidates ascend, and so do a term's chunk keys (a chunk ends below the next one's key),
+ * so one walk finds the chunks to decode; for a few candidates among many postings most are skipped.
  */
 function finishOnCandidates(
   terms: ReadonlyArray<{ readonly chunks: readonly PostingsChunk[]; readonly w: number }>,
-  candidates: Candidates,
-  { c1, c2, cw, counts }: Params,
+  candidates: Float64Array,
+  params: Params,
   acc: Accumulator,
 ): void {
-  const { seqs, at } = candidates;
-  const scores = acc.scores;
   for (const term of terms) {
     const chunks = byKey(term.chunks);
     let next = 0;
-    for (let c = 0; c < chunks.length && next < seqs.length; c++) {
+    for (let c = 0; c < chunks.length && next < candidates.length; c++) {
       const chunk = chunks[c] as PostingsChunk;
       const end = chunks[c + 1]?.key ?? Number.POSITIVE_INFINITY;
-      while (next < seqs.length && (seqs[next] as number) < chunk.key) next++;
-      if (next >= seqs.length || (seqs[next] as number) >= end) continue;
-      const bytes = chunk.bytes;
-      let p = 0;
-      let seq = chunk.key;
-      while (p < bytes.length && next < seqs.length) {
-        let delta = (bytes[p] as number) | ((bytes[p + 1] as number) << 8);
-        p += 2;
-        if (delta === WIDE_DELTA) {
-          p = readWide(bytes, p);
-          delta = wide;
-        }
-        seq += delta;
-        const code = bytes[p++] as number;
-        let f: number;
-        if (code === WIDE_BYTE) {
-          p = readWide(bytes, p);
-          f = wide;
-          p = readWide(bytes, p);
-          f += cw * wide;
-        } else f = counts[code] as number;
-        let length = bytes[p++] as number;
-        if (length === WIDE_BYTE) {
-          p = readWide(bytes, p);
-          length = wide;
-        }
-        if (p > bytes.length) throw new RangeError("truncated postings chunk");
-        while (next < seqs.length && (seqs[next] as number) < seq) next++;
-        if (seqs[next] === seq) {
-          const slot = at[next] as number;
-          scores[slot] = (scores[slot] as number) + (term.w * f) / (f + c1 + c2 * length);
-        }
-      }
+      while (next < candidates.length && (candidates[next] as number) < chunk.key) next++;
+      if (next >= candidates.length || (candidates[next] as number) >= end) continue;
+      // Restricted: nothing new is added. A seq past a direct table ends the chunk, whose later seqs
+      // are past it too, and no memory scored so far is.
+      scoreChunk(chunk, term.w, params, acc, true);
     }
   }
 }
@@ -236,77 +204,22 @@ function byKey(chunks: readonly PostingsChunk[]): readonly PostingsChunk[] {
 }
 
 // Adds each posting's share to its memory: inserted when new, or, `restrict`ed, only when present.
-// Seqs are hashed on their low 32 bits and compared whole.
+// The memory's place comes from the direct table when there is one (direct[seq - base] - 1, 0 when
+// new), else from the hash table (seqs hashed on their low 32 bits, compared whole). Both lookups are
+// written inline: a call per posting doubled a search's time. False when a seq falls past the direct
+// table.
 function scoreChunk(
   chunk: PostingsChunk,
   w: number,
   { c1, c2, cw, counts }: Params,
   acc: Accumulator,
   restrict: boolean,
-): void {
-  const bytes = chunk.bytes;
-  const end = bytes.length;
-  const { keys, slots, scores, seqs, shift } = acc;
-  const mask = keys.length - 1;
-  let count = acc.count;
-  let p = 0;
-  let seq = chunk.key;
-  while (p < end) {
-    let delta = (bytes[p] as number) | ((bytes[p + 1] as number) << 8);
-    p += 2;
-    if (delta === WIDE_DELTA) {
-      p = readWide(bytes, p);
-      delta = wide;
-    }
-    seq += delta;
-    const code = bytes[p++] as number;
-    let f: number;
-    if (code === WIDE_BYTE) {
-      p = readWide(bytes, p);
-      f = wide;
-      p = readWide(bytes, p);
-      f += cw * wide;
-    } else f = counts[code] as number;
-    let length = bytes[p++] as number;
-    if (length === WIDE_BYTE) {
-      p = readWide(bytes, p);
-      length = wide;
-    }
-    if (p > end) throw new RangeError("truncated postings chunk");
-    // The hash probe, inline: a method call per posting doubled the time of a search.
-    let slot = Math.imul(seq | 0, 0x9e3779b1) >>> shift;
-    let key = keys[slot] as number;
-    while (key !== seq && key !== -1) {
-      slot = (slot + 1) & mask;
-      key = keys[slot] as number;
-    }
-    if (key === seq) {
-      const at = slots[slot] as number;
-      scores[at] = (scores[at] as number) + (w * f) / (f + c1 + c2 * length);
-    } else if (!restrict) {
-      keys[slot] = seq;
-      slots[slot] = count;
-      seqs[count] = seq;
-      scores[count++] = (w * f) / (f + c1 + c2 * length);
-    }
-  }
-  acc.count = count;
-}
-
-// scoreChunk through a direct table: the place of seq is direct[seq - base] - 1 (0 when new). The
-// decoding is written out again, as in scoreChunk: a call per posting doubled a search's time.
-// False when a seq falls past the table.
-function scoreChunkDirect(
-  chunk: PostingsChunk,
-  w: number,
-  { c1, c2, cw, counts }: Params,
-  acc: Accumulator,
-  direct: Int32Array,
 ): boolean {
   const bytes = chunk.bytes;
   const end = bytes.length;
-  const { scores, seqs, base } = acc;
-  const limit = direct.length;
+  const { keys, slots, scores, seqs, shift, direct, base } = acc;
+  const mask = keys.length - 1;
+  const limit = direct === null ? 0 : direct.length;
   let count = acc.count;
   let p = 0;
   let seq = chunk.key;
@@ -332,15 +245,30 @@ function scoreChunkDirect(
       length = wide;
     }
     if (p > end) throw new RangeError("truncated postings chunk");
-    const offset = seq - base;
-    if (offset >= limit) {
-      acc.count = count;
-      return false;
+    let at: number;
+    if (direct !== null) {
+      const offset = seq - base;
+      if (offset >= limit) {
+        acc.count = count;
+        return false;
+      }
+      at = (direct[offset] as number) - 1;
+      if (at < 0 && !restrict) direct[offset] = count + 1;
+    } else {
+      let slot = Math.imul(seq | 0, 0x9e3779b1) >>> shift;
+      let key = keys[slot] as number;
+      while (key !== seq && key !== -1) {
+        slot = (slot + 1) & mask;
+        key = keys[slot] as number;
+      }
+      at = key === seq ? (slots[slot] as number) : -1;
+      if (at < 0 && !restrict) {
+        keys[slot] = seq;
+        slots[slot] = count;
+      }
     }
-    const at = direct[offset] as number;
-    if (at !== 0) scores[at - 1] = (scores[at - 1] as number) + (w * f) / (f + c1 + c2 * length);
-    else {
-      direct[offset] = count + 1;
+    if (at >= 0) scores[at] = (scores[at] as number) + (w * f) / (f + c1 + c2 * length);
+    else if (!restrict) {
       seqs[count] = seq;
       scores[count++] = (w * f) / (f + c1 + c2 * length);
     }
