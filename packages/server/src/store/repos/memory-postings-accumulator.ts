@@ -58,17 +58,18 @@ export class Accumulator {
     this.count = 0;
   }
 
-  /** The `pool`-th best score held (the accumulator holds at least `pool` entries). */
+  /** The `pool`-th best score (> 0) held; 0 when fewer than `pool` entries score above 0. */
   floor(pool: number): number {
     const { scores, count } = this;
     const heap = new Float64Array(pool);
     let size = 0;
     for (let i = 0; i < count; i++) {
       const score = scores[i] as number;
+      if (!(score > 0)) continue;
       if (size < pool) siftUp(heap, size++, score);
       else if (score > (heap[0] as number)) siftDown(heap, size, score);
     }
-    return heap[0] as number;
+    return size < pool ? 0 : (heap[0] as number);
   }
 
   /** How many entries score at least `least`. */
@@ -79,12 +80,12 @@ export class Accumulator {
     return n;
   }
 
-  /** The seqs of the entries scoring at least `least`, ascending. */
-  candidates(least: number): Float64Array {
+  /** The seqs of the `n` entries scoring at least `least` (countAtLeast), ascending. */
+  candidates(least: number, n: number): Float64Array {
     const { scores, seqs, count } = this;
-    const chosen = new Float64Array(this.countAtLeast(least));
-    let n = 0;
-    for (let i = 0; i < count; i++) if ((scores[i] as number) >= least) chosen[n++] = seqs[i] as number;
+    const chosen = new Float64Array(n);
+    let at = 0;
+    for (let i = 0; i < count; i++) if ((scores[i] as number) >= least) chosen[at++] = seqs[i] as number;
     // A typed array sorts numerically without a comparator (an array with one was 3x slower).
     return chosen.sort();
   }
@@ -92,15 +93,7 @@ export class Accumulator {
   /** The `pool` best scored (> 0) entries, with ties of the last one. */
   best(pool: number): RankedSeq[] {
     const { scores, seqs, count } = this;
-    const heap = new Float64Array(pool);
-    let size = 0;
-    for (let i = 0; i < count; i++) {
-      const score = scores[i] as number;
-      if (!(score > 0)) continue;
-      if (size < pool) siftUp(heap, size++, score);
-      else if (score > (heap[0] as number)) siftDown(heap, size, score);
-    }
-    const threshold = size < pool ? 0 : (heap[0] as number);
+    const threshold = this.floor(pool);
     const out: RankedSeq[] = [];
     for (let i = 0; i < count; i++) {
       const score = scores[i] as number;

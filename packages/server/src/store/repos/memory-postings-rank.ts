@@ -78,20 +78,14 @@ export function rankPostings(
   };
   const { only } = options;
   if (only !== undefined) {
-    const acc = hashAccumulator(only.postings);
-    try {
+    return searchWith(hashAccumulator(only.postings), (acc) => {
       for (const chunk of only.chunks) scoreChunk(chunk, 0, params, acc, false);
       for (const term of terms) {
         const w = term.weight * (shape.k1 + 1);
         for (const chunk of term.chunks) scoreChunk(chunk, w, params, acc, true);
       }
       return acc.best(pool);
-    } catch (error) {
-      acc.clear(true);
-      throw error;
-    } finally {
-      acc.clear();
-    }
+    });
   }
   // A posting's share is below its term's weight * (k1 + 1): f / (f + c1 + c2 * length) < 1.
   const ordered = terms
@@ -101,26 +95,25 @@ export function rankPostings(
   for (const term of terms) for (const chunk of term.chunks) base = Math.min(base, chunk.key);
   const span = options.newestSeq === undefined ? Number.NaN : options.newestSeq - base + 1;
   if (span > 0 && span <= DIRECT_SPAN) {
-    const acc = directAccumulator(base, span);
-    try {
-      const ranked = scoreOrdered(ordered, pool, params, acc);
-      // Null: a posting past the span, of a memory saved after the counts were read.
-      if (ranked !== null) return ranked;
-    } catch (error) {
-      acc.clear(true);
-      throw error;
-    } finally {
-      acc.clear();
-    }
+    const ranked = searchWith(directAccumulator(base, span), (acc) =>
+      scoreOrdered(ordered, pool, params, acc),
+    );
+    // Null: a posting past the span, of a memory saved after the counts were read.
+    if (ranked !== null) return ranked;
   }
-  const acc = hashAccumulator(terms.reduce((n, t) => n + t.postings, 0));
+  const expected = terms.reduce((n, t) => n + t.postings, 0);
+  return searchWith(hashAccumulator(expected), (acc) => scoreOrdered(ordered, pool, params, acc)) ?? [];
+}
+
+/** Runs one search on a kept accumulator, then frees it: all of it when the search threw (its count may be short). */
+function searchWith<T>(acc: Accumulator, search: (acc: Accumulator) => T): T {
+  let failed = true;
   try {
-    return scoreOrdered(ordered, pool, params, acc) ?? [];
-  } catch (error) {
-    acc.clear(true);
-    throw error;
+    const result = search(acc);
+    failed = false;
+    return result;
   } finally {
-    acc.clear();
+    acc.clear(failed);
   }
 }
 
@@ -145,9 +138,10 @@ function scoreOrdered(
       const least = acc.floor(pool) - reach;
       // Worth it only for few candidates against many postings: sorting the candidates costs about
       // as much per candidate as a probe per posting saves.
-      if (least > 0 && acc.countAtLeast(least) * CANDIDATES_PER_POSTING <= (remaining[i] as number)) {
+      const candidates = least > 0 ? acc.countAtLeast(least) : Number.POSITIVE_INFINITY;
+      if (candidates * CANDIDATES_PER_POSTING <= (remaining[i] as number)) {
         const later = ordered.slice(i).map((o) => ({ chunks: o.term.chunks, w: o.bound }));
-        finishOnCandidates(later, acc.candidates(least), params, acc);
+        finishOnCandidates(later, acc.candidates(least, candidates), params, acc);
         return acc.best(pool);
       }
     }
