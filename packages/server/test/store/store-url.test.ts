@@ -50,6 +50,26 @@ describe("parseStoreUrl", () => {
     expect(parseStoreUrl("postgres://h/db?schema=_Ok_9").ok).toBe(true);
   });
 
+  it("reads ?statement_cache= as a whole number from 0 to 10000 and keeps it out of the connection string", () => {
+    expect(parseStoreUrl("postgres://h/db?statement_cache=0&schema=s")).toEqual({
+      ok: true,
+      value: { kind: "postgres", connectionString: "postgres://h/db", schema: "s", statementCache: 0 },
+    });
+    expect(parseStoreUrl("postgres://h/db?statement_cache=10000")).toMatchObject({
+      ok: true,
+      value: { statementCache: 10000 },
+    });
+    // Absent, the store takes its default.
+    const plain = parseStoreUrl("postgres://h/db");
+    expect(plain.ok && "statementCache" in plain.value).toBe(false);
+    for (const bad of ["", "-1", "1.5", "10001", "01", "on", "1e3"]) {
+      const parsed = parseStoreUrl(`postgres://h/db?statement_cache=${bad}`);
+      expect(parsed.ok, bad).toBe(false);
+      expect(!parsed.ok && parsed.issues[0]?.message, bad).toMatch(/statement_cache must be a whole number/);
+    }
+    expect(parseStoreUrl("postgres://h/db?statement_cache=1&statement_cache=2").ok).toBe(false);
+  });
+
   it("names the lowercase schema, as PostgreSQL reads a plain identifier", () => {
     expect(parseStoreUrl("postgres://h/db?schema=Run_A1")).toMatchObject({
       ok: true,

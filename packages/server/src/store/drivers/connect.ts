@@ -9,5 +9,5 @@ export type { Connection, ConnectSettings } from "./connection.js";
 export async function connect(location: StoreLocation, settings: ConnectSettings): Promise<Connection> {
   return location.kind === "sqlite"
     ? connectSqlite(location.path, location.memory, settings)
-    : connectPostgres(location.connectionString, location.schema, settings);
+    : connectPostgres(location, settings);
 }

@@ -9,11 +9,18 @@ export type StoreLocation =
       readonly connectionString: string;
       /** Schema to create and put first on `search_path`, lowercased; null keeps the server default. */
       readonly schema: string | null;
+      /**
+       * Server-side prepared statements per pooled connection (`?statement_cache=<n>`; absent: the
+       * default, 256); 0 sends every statement unnamed, for a pooler in transaction mode.
+       */
+      readonly statementCache?: number;
     };
 
 const SQLITE_MEMORY = "sqlite::memory:";
 /** Unquoted PostgreSQL identifier: safe to interpolate after this check. */
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** 0 to 10000: more statements than any store runs, and few enough to bound a connection's memory. */
+const STATEMENT_CACHE = /^(?:0|[1-9]\d{0,3}|10000)$/;
 
 /** {@link parseStoreUrl} for openers: a bad URL throws SolError `invalid_input` with the issues. */
 export function requireStoreLocation(url: string): StoreLocation {
@@ -26,7 +33,7 @@ export function requireStoreLocation(url: string): StoreLocation {
   return parsed.value;
 }
 
-/** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres[ql]://...[?schema=<name>]`. */
+/** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres[ql]://...[?schema=<name>][&statement_cache=<n>]`. */
 export function parseStoreUrl(url: string): Result<StoreLocation> {
   const trimmed = url.trim();
   if (trimmed === SQLITE_MEMORY) return ok({ kind: "sqlite", path: ":memory:", memory: true });
@@ -63,10 +70,24 @@ function parsePostgres(raw: string): Result<StoreLocation> {
       `The schema name ${JSON.stringify(schema)} must be letters, digits and underscores, not starting with a digit (max 63)`,
     );
   }
+  const caches = parsed.searchParams.getAll("statement_cache");
+  if (caches.length > 1) return invalid("The PostgreSQL store URL may give ?statement_cache= only once");
+  const cache = caches[0];
+  if (cache !== undefined && !STATEMENT_CACHE.test(cache)) {
+    return invalid(
+      `statement_cache must be a whole number from 0 (off) to 10000, not ${JSON.stringify(cache)}`,
+    );
+  }
   parsed.searchParams.delete("schema");
+  parsed.searchParams.delete("statement_cache");
   // A plain (unquoted) identifier names the lowercase schema in PostgreSQL, as search_path reads it;
   // created under its spelling instead, a name with capitals was a schema search_path never reached.
-  return ok({ kind: "postgres", connectionString: parsed.toString(), schema: schema?.toLowerCase() ?? null });
+  return ok({
+    kind: "postgres",
+    connectionString: parsed.toString(),
+    schema: schema?.toLowerCase() ?? null,
+    ...(cache === undefined ? {} : { statementCache: Number(cache) }),
+  });
 }
 
 function invalid(message: string): Result<StoreLocation> {

@@ -4,14 +4,16 @@ import pg from "pg";
 import { isPgErrorCode } from "../../sql/db-errors.js";
 import type { StoreDatabase } from "../../sql/schema.js";
 import { type Connection, type ConnectSettings, reason } from "../connection.js";
-import { redact } from "../store-url.js";
+import { redact, type StoreLocation } from "../store-url.js";
+import { cacheStatements, DEFAULT_STATEMENT_CACHE } from "./statement-cache.js";
 
 /** Opens a PostgreSQL pool (the schema created and put on the search_path when the URL names one). */
 export async function connectPostgres(
-  connectionString: string,
-  schema: string | null,
+  location: Extract<StoreLocation, { kind: "postgres" }>,
   settings: ConnectSettings,
 ): Promise<Connection> {
+  const { connectionString, schema } = location;
+  const statementCache = location.statementCache ?? DEFAULT_STATEMENT_CACHE;
   const pool = new pg.Pool({
     connectionString,
     max: settings.poolMax,
@@ -20,6 +22,8 @@ export async function connectPostgres(
   });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on("error", () => {});
+  // Before its first query: the pool emits "connect" once per new client.
+  pool.on("connect", (client) => cacheStatements(client, statementCache));
   const db = new Kysely<StoreDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     if (schema !== null) await createSchema(db, schema);
