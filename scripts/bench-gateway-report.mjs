@@ -58,7 +58,8 @@ export function printReport(report) {
   if (postgres) {
     console.log(
       "\nPostgreSQL CPU ms/req: the CPU of the PostgreSQL backends serving SolServer's connections (the " +
-        "server's own processes, outside the gateway CPU column), over the requests sent.",
+        "server's own processes, outside the gateway CPU column), over the requests sent. The run's tables " +
+        "are ANALYZEd after each warm-up of (b), as autovacuum keeps them in a deployment.",
     );
   }
   const split = results.filter((r) => r.threadCpuMsPerReq);

@@ -15,7 +15,8 @@
 //                                  [--store sqlite|postgres] [--instances 1]
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
 // --store postgres puts (b) on PostgreSQL (SOL_BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test):
-// one fresh schema for the run, dropped afterwards. The CPU of the PostgreSQL backends serving SolServer is
+// one fresh schema for the run, dropped afterwards, whose tables are ANALYZEd after each warm-up of (b) (as
+// autovacuum would in a deployment; without statistics the planner may scan a tenant's rows per lookup). The CPU of the PostgreSQL backends serving SolServer is
 // read from /proc too and shown apart (it is not in the gateway's CPU, as a SQLite store thread's would be).
 // --instances N (PostgreSQL only) runs N SolServer processes on that one schema; (b)'s connections are
 // split evenly over them, one autocannon run per instance in parallel, and its row combines them: req/s
@@ -320,6 +321,7 @@ async function runPaths({
       threadPerConnection: true,
       pgCpu: schema ? pgBackendCpu(schema, pgAppName) : null,
       drain: schema ? () => drainTurns(schema) : null,
+      analyze: schema ? () => schema.analyze() : null,
     },
     {
       key: "c",
@@ -423,6 +425,8 @@ async function measure(path, roundNo, ctx) {
   const warm = opts.warmup > 0 ? await run(opts.warmup) : null;
   await settle(upstreamCount);
   await drain(path, log);
+  // After each warm-up, so the statistics follow the tables as they grow, as autovacuum's would.
+  await path.analyze?.();
   const callsBefore = await upstreamCount();
   await path.pgCpu?.start();
   const pids = targets.map((t) => t.pid).filter((pid) => pid !== null);
