@@ -1,6 +1,7 @@
 // `npm run bench` (d), cost growth: seeds a SQLite file with a tenant's history (trace events spread over
 // trace runs with their anchors, and memories) straight through better-sqlite3, checks the store sees
-// it, and times whole turns of that tenant on it against the same turns on an empty file.
+// it, and times whole turns of that tenant on it against the same turns on an empty file, the two
+// interleaved in batches so that a machine's drift during the run does not land in their ratio.
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -286,13 +287,14 @@ async function verifySeed(sol, url, { probeWord, messages, now }) {
 
 /**
  * (d): turns on an empty SQLite file, then the same turns on a file holding `traces` trace events and
- * `memories` memories of the tenant; `benchTurns(url, turns, warmup, deps)` is bench.mjs's (a).
+ * `memories` memories of the tenant; `benchTurnsInterleaved(urls, turns, warmup, deps)` is bench.mjs's (a)
+ * over several stores, their turns interleaved.
  */
 export async function benchGrowth({
   sol,
   repo,
   dir,
-  benchTurns,
+  benchTurnsInterleaved,
   turns,
   warmup,
   traces,
@@ -342,10 +344,14 @@ export async function benchGrowth({
   ) {
     throw new Error(`(d) the seed is not what the store sees: ${JSON.stringify(stored)}`);
   }
-  progress(`(d) ${turns} turns on an empty SQLite file, then on the seeded one`);
+  progress(`(d) ${turns} turns each on an empty SQLite file and on the seeded one, interleaved in batches`);
   const deps = servedStoreDeps(sol, core, clock, ids);
-  const empty = await benchTurns(`sqlite:${join(dir, "growth-empty.db")}`, turns, warmup, deps);
-  const loaded = await benchTurns(loadedUrl, turns, warmup, deps);
+  const [empty, loaded] = await benchTurnsInterleaved(
+    [`sqlite:${join(dir, "growth-empty.db")}`, loadedUrl],
+    turns,
+    warmup,
+    deps,
+  );
   for (const t of [empty, loaded]) delete t.sample;
   return {
     requested: { traces, memories },

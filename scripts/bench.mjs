@@ -9,8 +9,8 @@
 //       request is a real turn) against a bare Fastify route returning the same JSON;
 //   (d) cost growth (scripts/bench-growth.mjs): (a)'s turn on a SQLite file whose tenant already holds
 //       1,000,000 trace events and 100,000 memories, against the same turns on an empty file, with the
-//       store wired as `sol serve` wires it (so the turns search the memories); the goal is a
-//       loaded/empty ratio <= 1.2, printed, not enforced.
+//       store wired as `sol serve` wires it (so the turns search the memories), the two stores' turns
+//       interleaved in batches of 100; the goal is a loaded/empty ratio <= 1.2, printed, not enforced.
 // Imports the BUILT packages (packages/*/dist): `npm run bench` builds first. Traffic stays on
 // 127.0.0.1. Options: --turns N, --threads N, --duration S, --connections N, --json, --growth-traces N,
 // --growth-memories N, --no-growth (skips (d)).
@@ -68,11 +68,12 @@ const ms2us = (ms) => ms * 1000;
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Runs `turns` turns through a TurnService over `dbUrl`; returns per-turn times and provider calls.
- * `storeDeps(store)` adds TurnService options taken from the store: (a) and (d) wire them as `sol serve`
- * does (memory search, CRA checkpoints and their context injector, pinned contexts, Driver Blocks).
+ * A TurnService over `dbUrl` that runs turns in batches, recording each turn's time and the provider
+ * calls it made. `storeDeps(store)` adds TurnService options taken from the store: (a) and (d) wire them
+ * as `sol serve` does (memory search, CRA checkpoints and their context injector, pinned contexts,
+ * Driver Blocks).
  */
-async function benchTurns(dbUrl, turns, warmup, storeDeps = () => ({})) {
+async function turnRunner(dbUrl, storeDeps = () => ({})) {
   const store = await sol.openStore(dbUrl);
   const offline = sol.createOfflineProvider({ clock });
   let calls = null;
@@ -95,40 +96,80 @@ async function benchTurns(dbUrl, turns, warmup, storeDeps = () => ({})) {
   });
   const turnUs = [];
   const callsPerTurn = [];
+  const warmCalls = [];
   let selectorTurns = 0;
-  for (let i = 0; i < warmup + turns; i++) {
-    const packet = {
-      requestId: `bench-${i}`,
-      threadId: `bench-thread-${i % THREADS}`,
-      message: MESSAGES[i % MESSAGES.length],
-    };
-    calls = [];
-    const t0 = performance.now();
-    const bodyHash = sol.sha256Hex(sol.canonicalJson(packet));
-    const outcome = await service.runTurn({ tenantId: "bench", bodyHash }, packet);
-    const elapsed = performance.now() - t0;
-    if (i < warmup) continue;
-    turnUs.push(ms2us(elapsed));
-    callsPerTurn.push(calls);
-    if (outcome.response.modeDecision.step === 2) selectorTurns++;
-  }
-  calls = null;
-  // Baseline: the very requests those turns sent to the provider, replayed one turn's worth at a time.
-  for (const group of callsPerTurn.slice(0, warmup)) for (const req of group) await offline.complete(req);
-  const providerUs = [];
-  for (const group of callsPerTurn) {
-    const t0 = performance.now();
-    for (const req of group) await offline.complete(req);
-    providerUs.push(ms2us(performance.now() - t0));
-  }
-  const sample = {
-    memento: (await store.mementos.get("bench", "bench-thread-0"))?.memento ?? null,
-    window: await store.messages.listRecent("bench", "bench-thread-0", 12),
-    mainReply: callsPerTurn.at(-1)?.at(-1),
+  let next = 0;
+  return {
+    /** Runs `n` turns; a `warm` batch is not recorded (its provider calls only warm the baseline). */
+    async batch(n, warm = false) {
+      for (let k = 0; k < n; k++, next++) {
+        const packet = {
+          requestId: `bench-${next}`,
+          threadId: `bench-thread-${next % THREADS}`,
+          message: MESSAGES[next % MESSAGES.length],
+        };
+        calls = [];
+        const t0 = performance.now();
+        const bodyHash = sol.sha256Hex(sol.canonicalJson(packet));
+        const outcome = await service.runTurn({ tenantId: "bench", bodyHash }, packet);
+        const elapsed = performance.now() - t0;
+        if (warm) {
+          warmCalls.push(calls);
+          continue;
+        }
+        turnUs.push(ms2us(elapsed));
+        callsPerTurn.push(calls);
+        if (outcome.response.modeDecision.step === 2) selectorTurns++;
+      }
+      calls = null;
+    },
+    /** Times the baseline (the recorded turns' provider calls alone), closes the store, and reports. */
+    async finish() {
+      // Baseline: the very requests those turns sent to the provider, replayed one turn's worth at a time.
+      for (const group of warmCalls) for (const req of group) await offline.complete(req);
+      const providerUs = [];
+      for (const group of callsPerTurn) {
+        const t0 = performance.now();
+        for (const req of group) await offline.complete(req);
+        providerUs.push(ms2us(performance.now() - t0));
+      }
+      const sample = {
+        memento: (await store.mementos.get("bench", "bench-thread-0"))?.memento ?? null,
+        window: await store.messages.listRecent("bench", "bench-thread-0", 12),
+        mainReply: callsPerTurn.at(-1)?.at(-1),
+      };
+      await store.close();
+      const modelCalls = callsPerTurn.reduce((n, g) => n + g.length, 0);
+      const turns = turnUs.length;
+      return { turn: stats(turnUs), provider: stats(providerUs), modelCalls, selectorTurns, turns, sample };
+    },
   };
-  await store.close();
-  const modelCalls = callsPerTurn.reduce((n, g) => n + g.length, 0);
-  return { turn: stats(turnUs), provider: stats(providerUs), modelCalls, selectorTurns, turns, sample };
+}
+
+/** Runs `turns` turns (after `warmup` unrecorded ones) over `dbUrl`; returns per-turn times and provider calls. */
+async function benchTurns(dbUrl, turns, warmup, storeDeps = () => ({})) {
+  const runner = await turnRunner(dbUrl, storeDeps);
+  await runner.batch(warmup, true);
+  await runner.batch(turns);
+  return runner.finish();
+}
+
+/**
+ * benchTurns over several stores at once, their turns interleaved in batches of 100: a machine whose
+ * speed drifts over the minutes a run takes then slows every store alike, where one store after the
+ * other would put the drift into their ratio. (d) compares the empty and the loaded store this way.
+ */
+async function benchTurnsInterleaved(dbUrls, turns, warmup, storeDeps = () => ({})) {
+  const BATCH = 100;
+  const runners = [];
+  for (const url of dbUrls) runners.push(await turnRunner(url, storeDeps));
+  for (const runner of runners) await runner.batch(warmup, true);
+  for (let done = 0; done < turns; done += BATCH) {
+    for (const runner of runners) await runner.batch(Math.min(BATCH, turns - done));
+  }
+  const results = [];
+  for (const runner of runners) results.push(await runner.finish());
+  return results;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -439,7 +480,7 @@ async function main() {
         sol,
         repo,
         dir: growthDir,
-        benchTurns,
+        benchTurnsInterleaved,
         turns,
         warmup: 200,
         traces: Number(argValue("--growth-traces", 1_000_000)),

@@ -34,12 +34,12 @@ function sharesFlag(a: readonly string[] | undefined, b: readonly string[] | und
   return a.some((flag) => b.includes(flag));
 }
 
-function recencyFactor(createdAt: string | undefined, options: FuseOptions): number {
-  if (!options.now || !createdAt) return 0;
-  const ageMs = Date.parse(options.now) - Date.parse(createdAt);
+// `nowMs` is parsed once per ranking (NaN without a reference time), not once per candidate.
+function recencyFactor(createdAt: string | undefined, nowMs: number, halfLifeMs: number): number {
+  if (!createdAt || Number.isNaN(nowMs)) return 0;
+  const ageMs = nowMs - Date.parse(createdAt);
   if (!Number.isFinite(ageMs)) return 0;
-  const halfLife = (options.recencyHalfLifeDays ?? 30) * DAY_MS;
-  return 0.5 ** (Math.max(0, ageMs) / halfLife);
+  return 0.5 ** (Math.max(0, ageMs) / halfLifeMs);
 }
 
 /**
@@ -50,9 +50,11 @@ function recencyFactor(createdAt: string | undefined, options: FuseOptions): num
 export function fuseScores(candidates: readonly RankCandidate[], options: FuseOptions = {}): RankedMemory[] {
   const domainBoost = options.domainBoost ?? 0.25;
   const recencyBoost = options.recencyBoost ?? 0.1;
+  const nowMs = options.now ? Date.parse(options.now) : Number.NaN;
+  const halfLifeMs = (options.recencyHalfLifeDays ?? 30) * DAY_MS;
   const scored = candidates.map((c, order) => {
     const domain = sharesFlag(c.domainFlags, options.domainFlags) ? domainBoost : 0;
-    const recency = recencyBoost * recencyFactor(c.createdAt, options);
+    const recency = recencyBoost * recencyFactor(c.createdAt, nowMs, halfLifeMs);
     return { memoryId: c.memoryId, score: c.engineScore * (1 + domain + recency), order };
   });
   scored.sort((a, b) => b.score - a.score || a.order - b.order || compareIds(a.memoryId, b.memoryId));
