@@ -1,5 +1,6 @@
 import { buildTsQueryText, candidatePoolSize, compareText, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { SQLITE_ARRAY_ROWS } from "../drivers/sqlite/array-rows.js";
 import type { StoreDatabase } from "../sql/schema.js";
 import { domainTerm, indexPending, readSearchStats, type TermStats } from "./memory-index.js";
 import type { PostingsCache } from "./memory-postings-cache.js";
@@ -57,6 +58,22 @@ export function postgresSearchQuery(args: MemorySearchArgs): RawBuilder<MemoryHi
     where m.tenant_id = ${args.tenantId} and m.tsv @@ q${domain}
     order by score desc, m.memory_id limit ${candidatePoolSize(args.limit)}`;
 }
+
+/** A hit's values as the SQLite search reads them (an array row): seq, then HIT_VALUES in order. */
+type HitValues = [
+  seq: number,
+  memoryId: string,
+  text: string,
+  summary: string,
+  domainFlags: string,
+  threadId: string | null,
+  source: string,
+  createdAt: string,
+  updatedAt: string,
+];
+const HIT_VALUES = sql.raw(
+  "m.memory_id, m.text, m.summary, m.domain_flags, m.thread_id, m.source, m.created_at, m.updated_at",
+);
 
 /** FTS5's bm25() defaults, which the SQLite ranking has always used. */
 const BM25 = { k1: 1.2, b: 0.75 } as const;
@@ -119,25 +136,23 @@ export async function searchMemoryIndex(
   if (ranked.length === 0) return [];
   const scores = new Map(ranked.map((r) => [r.seq, r.score]));
   // CROSS JOIN keeps json_each outside: one rowid lookup per winner, never a scan of the tenant's rows.
-  const { rows } = await sql<Omit<MemoryHitRow, "score"> & { seq: number }>`select m.seq, ${COLUMNS}
+  // Array rows, without the tenant (known): object rows cost more than the lookups.
+  const { rows } = await sql<HitValues>`${sql.raw(SQLITE_ARRAY_ROWS)}select m.seq, ${HIT_VALUES}
     from json_each(${JSON.stringify([...scores.keys()])}) w cross join memories m on m.seq = w.value
     where m.tenant_id = ${tenantId}`.execute(db);
-  // Each field named: a rest-and-spread copy of 30 rows cost about 80 µs a search.
   return rows
-    .map(
-      (row) => ({
-        tenant_id: row.tenant_id,
-        memory_id: row.memory_id,
-        text: row.text,
-        summary: row.summary,
-        domain_flags: row.domain_flags,
-        thread_id: row.thread_id,
-        source: row.source,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        score: scores.get(Number(row.seq)) ?? 0,
-      }),
-    )
+    .map((row) => ({
+      tenant_id: tenantId,
+      memory_id: row[1],
+      text: row[2],
+      summary: row[3],
+      domain_flags: row[4],
+      thread_id: row[5],
+      source: row[6],
+      created_at: row[7],
+      updated_at: row[8],
+      score: scores.get(Number(row[0])) ?? 0,
+    }))
     .sort((a, b) => b.score - a.score || compareText(a.memory_id, b.memory_id))
     .slice(0, candidatePoolSize(args.limit));
 }

@@ -8,6 +8,7 @@ import {
   SelectQueryNode,
   SqliteDialect,
 } from "kysely";
+import { wantsArrayRows } from "./array-rows.js";
 import { acquireFileMutex, FileMutex, releaseFileMutex } from "./file-mutex.js";
 import { inlineTrailingLimit } from "./inline-limit.js";
 
@@ -31,6 +32,8 @@ class SqliteConnection implements DatabaseConnection {
       return cached;
     }
     const stmt = this.#db.prepare(sql);
+    // Per statement, and a statement is cached by its SQL, so its rows keep one shape.
+    if (stmt.reader && wantsArrayRows(sql)) stmt.raw(true);
     this.#statements.set(sql, stmt);
     if (this.#statements.size > STATEMENT_CACHE_SIZE) {
       const oldest = this.#statements.keys().next().value;
