@@ -76,16 +76,6 @@ export function chainDrafts(
   return chain(traceRunId, transmissionId, drafts, last, nowIso).map(toEvent);
 }
 
-const selectRunTail = preparedQuery((db, tenantId: string, traceRunId: string) =>
-  db
-    .selectFrom("trace_events")
-    .select(["seq", "hash"])
-    .where("tenant_id", "=", tenantId)
-    .where("trace_run_id", "=", traceRunId)
-    .orderBy("seq", "desc")
-    .limit(1),
-);
-
 /**
  * Appends drafts to the end of a run inside the caller's transaction (`tx.db` must be one), so a
  * trace can commit atomically with other writes. Callers retry on `isRetryableConflict`.
@@ -154,12 +144,46 @@ async function writeTraceDrafts(
   checkDrafts(tenantId, traceRunId, transmissionId, drafts);
   // A tenant's appends queue (they all move its anchor head) instead of colliding and retrying.
   await sqlDialect(tx.dialect).lockTraceTenant(tx.db, tenantId);
-  const last = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
-  const chained = chain(traceRunId, transmissionId, drafts, last ?? null, tx.nowIso);
+  // Both ends in one statement: under the tenant's lock neither moves before this append's writes.
+  const ends = (await selectRunTailAndHead(tx, tenantId, traceRunId)).rows[0];
+  const last =
+    ends?.run_seq == null || ends.run_hash == null
+      ? null
+      : { seq: Number(ends.run_seq), hash: ends.run_hash };
+  const head =
+    ends?.head_seq == null || ends.head_hash == null
+      ? null
+      : { tenantSeq: Number(ends.head_seq), anchorHash: ends.head_hash };
+  const chained = chain(traceRunId, transmissionId, drafts, last, tx.nowIso);
   await insertChained(tx, tenantId, chained);
-  await anchorTail(tx, tenantId, chained);
+  await anchorTail(tx, tenantId, chained, head);
   return chained;
 }
+
+/** The run's tail and the tenant's anchor head, read together (a round trip fewer on PostgreSQL). */
+const selectRunTailAndHead = preparedQuery((db, tenantId: string, traceRunId: string) =>
+  db.selectNoFrom((eb) => {
+    const tail = () =>
+      eb
+        .selectFrom("trace_events")
+        .where("tenant_id", "=", tenantId)
+        .where("trace_run_id", "=", traceRunId)
+        .orderBy("seq", "desc")
+        .limit(eb.lit(1));
+    const head = () =>
+      eb
+        .selectFrom("trace_anchors")
+        .where("tenant_id", "=", tenantId)
+        .orderBy("tenant_seq", "desc")
+        .limit(eb.lit(1));
+    return [
+      tail().select("seq").as("run_seq"),
+      tail().select("hash").as("run_hash"),
+      head().select("tenant_seq").as("head_seq"),
+      head().select("anchor_hash").as("head_hash"),
+    ];
+  }),
+);
 
 const selectAnchorHead = preparedQuery((db, tenantId: string) =>
   db
@@ -170,13 +194,25 @@ const selectAnchorHead = preparedQuery((db, tenantId: string) =>
     .limit(1),
 );
 
-/** Appends the tenant's next anchor, naming the run's new tail, in the append's own transaction. */
-async function anchorTail(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
+async function readAnchorHead(tx: StoreContext, tenantId: TenantId) {
+  const head = (await selectAnchorHead(tx, tenantId)).rows[0];
+  return head === undefined ? null : { tenantSeq: Number(head.tenant_seq), anchorHash: head.anchor_hash };
+}
+
+/**
+ * Appends the tenant's next anchor, naming the run's new tail, in the append's own transaction; the
+ * head is read here unless the caller read it under the tenant's lock already.
+ */
+async function anchorTail(
+  tx: StoreContext,
+  tenantId: TenantId,
+  chained: readonly ChainedDraft[],
+  knownHead?: { readonly tenantSeq: number; readonly anchorHash: string } | null,
+) {
   const tail = chained[chained.length - 1];
   if (tail === undefined) return;
-  const head = (await selectAnchorHead(tx, tenantId)).rows[0];
   const anchor = nextTraceAnchor(
-    head === undefined ? null : { tenantSeq: Number(head.tenant_seq), anchorHash: head.anchor_hash },
+    knownHead !== undefined ? knownHead : await readAnchorHead(tx, tenantId),
     { traceRunId: tail.unhashed.traceRunId, seq: tail.unhashed.seq, hash: tail.hash },
     sha256Hex,
   );
