@@ -11,6 +11,13 @@ import {
   pgTestUrl,
 } from "../support/pg.js";
 
+/** Runs a select * twice, so the cache prepares it, and checks that it did. */
+async function preparedOnce(client: pg.Client, text: string): Promise<void> {
+  await client.query(text, [1]);
+  await client.query(text, [1]);
+  expect(await prepared(client)).toContain(text);
+}
+
 /** The statements this session has prepared by name (the unnamed one is never listed). */
 async function prepared(client: pg.Client): Promise<string[]> {
   const { rows } = await client.query<{ statement: string }>(
@@ -83,8 +90,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL statement cache", () => {
   it("survives a column added under a prepared select *: retried at once outside a transaction", async () => {
     const client = await connected(8);
     const text = "select * from t where a = $1";
-    await client.query(text, [1]);
-    await client.query(text, [1]);
+    await preparedOnce(client, text);
     await client.query("alter table t add column b int default 7");
     expect((await client.query(text, [2])).rows).toEqual([{ a: 2, b: 7 }]);
     // Forgotten, then prepared afresh on a later second run.
@@ -95,8 +101,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL statement cache", () => {
   it("inside a transaction the stale statement fails that transaction only, and then recovers", async () => {
     const client = await connected(8);
     const text = "select * from t where a = $1";
-    await client.query(text, [1]);
-    await client.query(text, [1]);
+    await preparedOnce(client, text);
     await client.query("alter table t add column c int default 9");
     await client.query("begin");
     await expect(client.query(text, [1])).rejects.toMatchObject({ code: "0A000" });
