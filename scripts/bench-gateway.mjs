@@ -16,8 +16,8 @@
 // --floor adds (d), a bare Node proxy (Fastify + node:http, no work): the cost of HTTP in and out alone.
 // --store postgres puts (b) on PostgreSQL (SOL_BENCH_PG_URL, default postgres://postgres@127.0.0.1:5432/test):
 // one fresh schema for the run, dropped afterwards, whose tables are ANALYZEd after each warm-up of (b) (as
-// autovacuum would in a deployment; without statistics the planner may scan a tenant's rows per lookup). The CPU of the PostgreSQL backends serving SolServer is
-// read from /proc too and shown apart (it is not in the gateway's CPU, as a SQLite store thread's would be).
+// autovacuum would in a deployment; without statistics the planner may scan a tenant's rows per lookup).
+// The CPU of the PostgreSQL backends serving SolServer is read from /proc too and shown apart (it is not in the gateway's CPU, as a SQLite store thread's would be).
 // --instances N (PostgreSQL only) runs N SolServer processes on that one schema; (b)'s connections are
 // split evenly over them, one autocannon run per instance in parallel, and its row combines them: req/s
 // summed, p50/p99 from the merged latency histograms, CPU per request = every instance's CPU over all

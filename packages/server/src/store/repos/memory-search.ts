@@ -27,9 +27,10 @@ export function domainPattern(flag: string): string {
   return `%${JSON.stringify(flag).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-const COLUMNS = sql.raw(
-  "m.tenant_id, m.memory_id, m.text, m.summary, m.domain_flags, m.thread_id, m.source, m.created_at, m.updated_at",
-);
+/** A hit's columns after the tenant, in the order the SQLite search reads them (HitValues). */
+const HIT_COLUMNS =
+  "m.memory_id, m.text, m.summary, m.domain_flags, m.thread_id, m.source, m.created_at, m.updated_at";
+const COLUMNS = sql.raw(`m.tenant_id, ${HIT_COLUMNS}`);
 
 /** What both engines are asked: the query's words (extractQueryTerms), an optional domain filter, a result size. */
 export interface MemorySearchArgs {
@@ -59,7 +60,7 @@ export function postgresSearchQuery(args: MemorySearchArgs): RawBuilder<MemoryHi
     order by score desc, m.memory_id limit ${candidatePoolSize(args.limit)}`;
 }
 
-/** A hit's values as the SQLite search reads them (an array row): seq, then HIT_VALUES in order. */
+/** A hit's values as the SQLite search reads them (an array row): seq, then HIT_COLUMNS in order. */
 type HitValues = [
   seq: number,
   memoryId: string,
@@ -71,9 +72,7 @@ type HitValues = [
   createdAt: string,
   updatedAt: string,
 ];
-const HIT_VALUES = sql.raw(
-  "m.memory_id, m.text, m.summary, m.domain_flags, m.thread_id, m.source, m.created_at, m.updated_at",
-);
+const HIT_VALUES = sql.raw(HIT_COLUMNS);
 
 /** FTS5's bm25() defaults, which the SQLite ranking has always used. */
 const BM25 = { k1: 1.2, b: 0.75 } as const;
