@@ -1,6 +1,6 @@
 import { loadConfig, readConfigFile, type SolConfig } from "../config/index.js";
 import { undefinedContextIds } from "../cra/load-atlas.js";
-import { createPrettyLogStream, startOtlpTracing } from "../observability/index.js";
+import { createPrettyLogStream } from "../observability/index.js";
 import { createSolServer } from "../server.js";
 
 export interface ServeFlags {
@@ -18,9 +18,13 @@ export async function runServe(flags: ServeFlags): Promise<void> {
     ...(flags.config ? { file: readConfigFile(flags.config) } : {}),
     overrides: { SOL_PORT: flags.port, SOL_HOST: flags.host, SOL_DB_URL: flags.db, SOL_LLM: flags.provider },
   });
-  // Registered before the server exists, so every span from the first request on is exported.
+  // Registered before the server exists, so every span from the first request on is exported. The
+  // exporter is imported only when configured: the OpenTelemetry SDK costs megabytes in every process.
   const stopTracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
-    ? startOtlpTracing(config.OTEL_EXPORTER_OTLP_ENDPOINT, config.OTEL_SERVICE_NAME)
+    ? (await import("../observability/otlp.js")).startOtlpTracing(
+        config.OTEL_EXPORTER_OTLP_ENDPOINT,
+        config.OTEL_SERVICE_NAME,
+      )
     : async () => {};
   const server = await createSolServer(config, { logger: serveLogger(config) });
   if (!config.SOL_API_KEYS) {

@@ -22,7 +22,11 @@ export type StructuredCallOptions = Pick<LanguageModelV3CallOptions, "responseFo
 export interface SdkProviderSpec {
   /** Provider name reported in responses and errors ("anthropic", "google"). */
   readonly name: string;
-  readonly model: LanguageModelV3;
+  /**
+   * Loads the language model, once, on the first call: a vendor's SDK is imported only by a server
+   * that uses it (each costs megabytes of memory in every process that loads it).
+   */
+  readonly model: () => Promise<LanguageModelV3>;
   readonly options: ResolvedSdkOptions;
   readonly structured: (request: LlmRequest) => StructuredCallOptions;
 }
@@ -38,7 +42,12 @@ interface OpenStream {
  * provider errors. Streams yield the model's text deltas as they arrive.
  */
 export function createSdkProvider(spec: SdkProviderSpec): StreamingLlmProvider {
-  const { name, model, options: cfg } = spec;
+  const { name, options: cfg } = spec;
+  let loaded: Promise<LanguageModelV3> | undefined;
+  const model = () => {
+    loaded ??= spec.model();
+    return loaded;
+  };
   const fail = (failure: Failure, attempts: number) => failureError(name, failure, attempts, cfg.secrets);
   const policy = { ...cfg, fail };
   const callOptions = (request: LlmRequest, signal: AbortSignal): LanguageModelV3CallOptions => ({
@@ -50,9 +59,10 @@ export function createSdkProvider(spec: SdkProviderSpec): StreamingLlmProvider {
   });
 
   const generateOnce = async (request: LlmRequest): Promise<Outcome<LlmResponse>> => {
+    const sdk = await model();
     const control = startAttempt(request.signal, cfg.timeoutMs);
     try {
-      const result = await model.doGenerate(callOptions(request, control.signal));
+      const result = await sdk.doGenerate(callOptions(request, control.signal));
       return { ok: true, value: generated(name, cfg.model, result) };
     } catch (error) {
       return { ok: false, failure: sdkFailure(error, control, cfg.timeoutMs, cfg.clock.now()) };
@@ -62,9 +72,10 @@ export function createSdkProvider(spec: SdkProviderSpec): StreamingLlmProvider {
   };
 
   const openOnce = async (request: LlmRequest): Promise<Outcome<OpenStream>> => {
+    const sdk = await model();
     const control = startAttempt(request.signal, cfg.timeoutMs);
     try {
-      const { stream } = await model.doStream(callOptions(request, control.signal));
+      const { stream } = await sdk.doStream(callOptions(request, control.signal));
       return { ok: true, value: { reader: stream.getReader(), control } };
     } catch (error) {
       control.dispose();

@@ -1,4 +1,3 @@
-import { createAnthropic } from "@ai-sdk/anthropic";
 import type { LlmRequest } from "@solserver/core";
 import { resolveSdkOptions, type SdkProviderOptions } from "../ai-sdk/sdk-options.js";
 import { createSdkProvider, type StructuredCallOptions } from "../ai-sdk/sdk-provider.js";
@@ -14,13 +13,17 @@ export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com/v1";
  */
 export function createAnthropicProvider(options: SdkProviderOptions): StreamingLlmProvider {
   const cfg = resolveSdkOptions(options);
-  const sdk = createAnthropic({
-    baseURL: cfg.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
-    apiKey: cfg.apiKey,
-    headers: cfg.headers,
-    ...(cfg.fetch === undefined ? {} : { fetch: cfg.fetch }),
-  });
-  return createSdkProvider({ name: "anthropic", model: sdk.messages(cfg.model), options: cfg, structured });
+  const model = async () => {
+    const { createAnthropic } = await import("@ai-sdk/anthropic");
+    const sdk = createAnthropic({
+      baseURL: cfg.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL,
+      apiKey: cfg.apiKey,
+      headers: cfg.headers,
+      ...(cfg.fetch === undefined ? {} : { fetch: cfg.fetch }),
+    });
+    return sdk.messages(cfg.model);
+  };
+  return createSdkProvider({ name: "anthropic", model, options: cfg, structured });
 }
 
 function structured(request: LlmRequest): StructuredCallOptions {

@@ -1,4 +1,3 @@
-import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import type { LlmRequest } from "@solserver/core";
 import { resolveSdkOptions, type SdkProviderOptions } from "../ai-sdk/sdk-options.js";
 import { createSdkProvider, type StructuredCallOptions } from "../ai-sdk/sdk-provider.js";
@@ -14,13 +13,17 @@ export const GOOGLE_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.co
  */
 export function createGoogleProvider(options: SdkProviderOptions): StreamingLlmProvider {
   const cfg = resolveSdkOptions(options);
-  const sdk = createGoogleGenerativeAI({
-    baseURL: cfg.baseUrl ?? GOOGLE_DEFAULT_BASE_URL,
-    apiKey: cfg.apiKey,
-    headers: cfg.headers,
-    ...(cfg.fetch === undefined ? {} : { fetch: cfg.fetch }),
-  });
-  return createSdkProvider({ name: "google", model: sdk.languageModel(cfg.model), options: cfg, structured });
+  const model = async () => {
+    const { createGoogleGenerativeAI } = await import("@ai-sdk/google");
+    const sdk = createGoogleGenerativeAI({
+      baseURL: cfg.baseUrl ?? GOOGLE_DEFAULT_BASE_URL,
+      apiKey: cfg.apiKey,
+      headers: cfg.headers,
+      ...(cfg.fetch === undefined ? {} : { fetch: cfg.fetch }),
+    });
+    return sdk.languageModel(cfg.model);
+  };
+  return createSdkProvider({ name: "google", model, options: cfg, structured });
 }
 
 function structured(request: LlmRequest): StructuredCallOptions {
