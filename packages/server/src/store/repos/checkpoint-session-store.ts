@@ -119,18 +119,20 @@ export function createCheckpointSessionStore(ctx: StoreContext): CheckpointSessi
         requestId: write.memo?.requestId,
       });
       try {
+        // Without trace events the write is one statement, atomic alone: a transaction around it
+        // would only add BEGIN and COMMIT (two round trips on PostgreSQL, on every turn).
+        if (!write.trace) return { ok: true as const, version: await writeState(ctx, write), events: [] };
+        const trace = write.trace;
         return await ctx.db.transaction().execute(async (trx) => {
           const tx: StoreContext = { ...ctx, db: trx };
           const version = await writeState(tx, write);
-          const events = write.trace
-            ? await appendTraceDrafts(
-                tx,
-                write.tenantId,
-                write.trace.traceRunId,
-                write.trace.transmissionId,
-                write.trace.drafts,
-              )
-            : [];
+          const events = await appendTraceDrafts(
+            tx,
+            write.tenantId,
+            trace.traceRunId,
+            trace.transmissionId,
+            trace.drafts,
+          );
           return { ok: true as const, version, events };
         });
       } catch (error) {

@@ -17,45 +17,8 @@ import { isForeignKeyViolation, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
 import type { DeliveryAttemptsTable, TransmissionsTable } from "../sql/schema.js";
 import { insertAttempt } from "./delivery-attempt-rows.js";
+import { insertClaim, insertClaimWithAttempt } from "./transmission-claim.js";
 import { renewLease, takeOver } from "./transmission-lease.js";
-
-const insertClaimQuery = preparedQuery(
-  (
-    db,
-    tenantId: string,
-    transmissionId: string,
-    requestId: string,
-    threadId: string,
-    type: string,
-    status: TransmissionStatus,
-    packetId: string | null,
-    bodyHash: string,
-    traceRunId: string,
-    now: string,
-    leaseOwner: string | null,
-    leaseExpiresAt: string | null,
-  ) =>
-    db
-      .insertInto("transmissions")
-      .values({
-        tenant_id: tenantId,
-        transmission_id: transmissionId,
-        request_id: requestId,
-        thread_id: threadId,
-        type,
-        status,
-        packet_id: packetId,
-        body_hash: bodyHash,
-        trace_run_id: traceRunId,
-        created_at: now,
-        updated_at: now,
-        lease_owner: leaseOwner,
-        lease_expires_at: leaseExpiresAt,
-      })
-      // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
-      .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
-      .returningAll(),
-);
 
 const finishSucceededQuery = preparedQuery(
   (
@@ -169,29 +132,10 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
         traceRunId: input.traceRunId,
         attemptId: start?.attemptId,
       });
-      const insertClaim = async (handle: StoreContext["db"]) =>
-        (
-          await insertClaimQuery(
-            { db: handle, dialect: ctx.dialect },
-            input.tenantId,
-            input.transmissionId,
-            input.requestId,
-            input.threadId,
-            input.type,
-            // With startAttempt the queued -> sending edge is taken in the claim's own transaction.
-            start === undefined ? "queued" : "sending",
-            input.packetId ?? null,
-            input.bodyHash,
-            input.traceRunId,
-            input.now,
-            start?.attemptId ?? null,
-            start?.leaseExpiresAt ?? null,
-          )
-        ).rows[0];
       let inserted: Selectable<TransmissionsTable> | undefined;
       let attempts: DeliveryAttempt[] = [];
       try {
-        if (start === undefined) inserted = await insertClaim(db);
+        if (start === undefined) inserted = await insertClaim(ctx, input);
         else {
           const attempt: DeliveryAttempt = {
             attemptId: start.attemptId,
@@ -199,12 +143,7 @@ export function createTransmissionStore(ctx: StoreContext): TransmissionStore {
             status: "sending",
             startedAt: start.startedAt,
           };
-          inserted = await db.transaction().execute(async (trx) => {
-            const row = await insertClaim(trx);
-            if (row !== undefined)
-              await insertAttempt({ db: trx, dialect: ctx.dialect }, input.tenantId, attempt);
-            return row;
-          });
+          inserted = await insertClaimWithAttempt(ctx, input, start, attempt);
           if (inserted !== undefined) attempts = [attempt];
         }
       } catch (error) {
