@@ -42,6 +42,17 @@ describe("parseStoreUrl", () => {
     expect(!unsupported.ok && unsupported.issues[0]?.message).toMatch(/sqlite:<path>.*postgres:\/\//);
   });
 
+  it("keeps a Unix socket directory given as the host, percent-encoded, for pg", () => {
+    expect(parseStoreUrl("postgres://sol@%2Fvar%2Frun%2Fpostgresql/sol?schema=s")).toEqual({
+      ok: true,
+      value: {
+        kind: "postgres",
+        connectionString: "postgres://sol@%2Fvar%2Frun%2Fpostgresql/sol",
+        schema: "s",
+      },
+    });
+  });
+
   it("accepts only plain identifiers as schema names", () => {
     for (const schema of ["a;drop table x", '"quoted"', "1abc", "a".repeat(64), "sp ace"]) {
       expect(parseStoreUrl(`postgres://h/db?schema=${encodeURIComponent(schema)}`).ok, schema).toBe(false);
