@@ -1,31 +1,31 @@
 import type { ClaimTransmissionInput, DeliveryAttempt, TransmissionStatus } from "@solserver/core";
-import { type Selectable, sql } from "kysely";
+import { type QueryCreator, type Selectable, sql } from "kysely";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import type { TransmissionsTable } from "../sql/schema.js";
+import type { StoreDatabase, TransmissionsTable } from "../sql/schema.js";
 import { insertAttempt } from "./delivery-attempt-rows.js";
 
 type ClaimedRow = Selectable<TransmissionsTable>;
 type StartAttempt = NonNullable<ClaimTransmissionInput["startAttempt"]>;
 
 // A claim's row: inserted, or nothing when the request id already has a transmission.
-const insertClaimQuery = preparedQuery(
-  (
-    db,
-    tenantId: string,
-    transmissionId: string,
-    requestId: string,
-    threadId: string,
-    type: string,
-    status: TransmissionStatus,
-    packetId: string | null,
-    bodyHash: string,
-    traceRunId: string,
-    now: string,
-    leaseOwner: string | null,
-    leaseExpiresAt: string | null,
-  ) =>
-    db
+function claimInsert(
+  qc: QueryCreator<StoreDatabase>,
+  tenantId: string,
+  transmissionId: string,
+  requestId: string,
+  threadId: string,
+  type: string,
+  status: TransmissionStatus,
+  packetId: string | null,
+  bodyHash: string,
+  traceRunId: string,
+  now: string,
+  leaseOwner: string | null,
+  leaseExpiresAt: string | null,
+) {
+  return (
+    qc
       .insertInto("transmissions")
       .values({
         tenant_id: tenantId,
@@ -44,8 +44,11 @@ const insertClaimQuery = preparedQuery(
       })
       // The unique (tenant_id, request_id) constraint picks the one winner among racing claims.
       .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
-      .returningAll(),
-);
+      .returningAll()
+  );
+}
+
+const insertClaimQuery = preparedQuery(claimInsert);
 
 // PostgreSQL only: a claim taking its first delivery attempt (status `sending`, leased to the
 // attempt) and that attempt's row, in one statement of data-modifying CTEs. It is as atomic as the
@@ -69,25 +72,21 @@ const insertClaimWithAttemptQuery = preparedQuery(
   ) =>
     db
       .with("claimed", (qb) =>
-        qb
-          .insertInto("transmissions")
-          .values({
-            tenant_id: tenantId,
-            transmission_id: transmissionId,
-            request_id: requestId,
-            thread_id: threadId,
-            type,
-            status: "sending",
-            packet_id: packetId,
-            body_hash: bodyHash,
-            trace_run_id: traceRunId,
-            created_at: now,
-            updated_at: now,
-            lease_owner: attemptId,
-            lease_expires_at: leaseExpiresAt,
-          })
-          .onConflict((oc) => oc.columns(["tenant_id", "request_id"]).doNothing())
-          .returningAll(),
+        claimInsert(
+          qb,
+          tenantId,
+          transmissionId,
+          requestId,
+          threadId,
+          type,
+          "sending",
+          packetId,
+          bodyHash,
+          traceRunId,
+          now,
+          attemptId,
+          leaseExpiresAt,
+        ),
       )
       .with("attempt", (qb) =>
         qb
