@@ -7,7 +7,7 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import type { LlmRequest, LlmResponse, LlmStreamChunk, LlmUsage } from "@solserver/core";
-import { isSolError } from "@solserver/core";
+import { isSolError, SolError } from "@solserver/core";
 import { type AttemptControl, startAttempt } from "../openai/attempt.js";
 import { type Failure, failureError } from "../openai/failure.js";
 import { type Outcome, retryLoop } from "../openai/retry-loop.js";
@@ -44,8 +44,11 @@ interface OpenStream {
 export function createSdkProvider(spec: SdkProviderSpec): StreamingLlmProvider {
   const { name, options: cfg } = spec;
   let loaded: Promise<LanguageModelV3> | undefined;
+  // A failed load (the package missing from the install) fails every call the same way, typed.
   const model = () => {
-    loaded ??= spec.model();
+    loaded ??= spec.model().catch((cause: unknown) => {
+      throw new SolError("internal", `The ${name} provider's SDK could not be loaded`, { cause });
+    });
     return loaded;
   };
   const fail = (failure: Failure, attempts: number) => failureError(name, failure, attempts, cfg.secrets);
