@@ -12,7 +12,7 @@ import {
 import type { StoreContext } from "../sql/context.js";
 import { isRetryableConflict, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import { insertRowsRaw } from "../sql/raw-insert.js";
+import { insertRowsRaw, insertRowsRawTogether } from "../sql/raw-insert.js";
 import type { TraceAnchorsTable, TraceEventsTable } from "../sql/schema.js";
 import { canonicalEventJson, GENESIS_HASH, servedTraceEvent } from "./trace-hash.js";
 
@@ -155,8 +155,14 @@ async function writeTraceDrafts(
       ? null
       : { tenantSeq: Number(ends.head_seq), anchorHash: ends.head_hash };
   const chained = chain(traceRunId, transmissionId, drafts, last, tx.nowIso);
-  await insertChained(tx, tenantId, chained);
-  await anchorTail(tx, tenantId, chained, head);
+  // The last chunk of events and the anchor go together: one statement on PostgreSQL.
+  const rows = chained.map((item) => toRow(tenantId, item));
+  const lastChunk = Math.max(0, rows.length - INSERT_CHUNK);
+  await insertEventRows(tx, rows.slice(0, lastChunk));
+  await insertRowsRawTogether(tx, [
+    { table: "trace_events", columns: TRACE_COLUMNS, rows: rows.slice(lastChunk) },
+    { table: "trace_anchors", columns: ANCHOR_COLUMNS, rows: [anchorRow(tenantId, chained, head)] },
+  ]);
   return chained;
 }
 
@@ -209,46 +215,10 @@ async function anchorTail(
   chained: readonly ChainedDraft[],
   knownHead?: { readonly tenantSeq: number; readonly anchorHash: string } | null,
 ) {
-  const tail = chained[chained.length - 1];
-  if (tail === undefined) return;
-  const anchor = nextTraceAnchor(
-    knownHead !== undefined ? knownHead : await readAnchorHead(tx, tenantId),
-    { traceRunId: tail.unhashed.traceRunId, seq: tail.unhashed.seq, hash: tail.hash },
-    sha256Hex,
-  );
-  await insertAnchor(
-    tx,
-    tenantId,
-    anchor.tenantSeq,
-    anchor.traceRunId,
-    anchor.runTailSeq,
-    anchor.runTailHash,
-    anchor.prevAnchorHash,
-    anchor.anchorHash,
-  );
+  if (chained.length === 0) return;
+  const head = knownHead !== undefined ? knownHead : await readAnchorHead(tx, tenantId);
+  await insertRowsRaw(tx, "trace_anchors", ANCHOR_COLUMNS, [anchorRow(tenantId, chained, head)]);
 }
-
-const insertAnchor = preparedQuery(
-  (
-    db,
-    tenantId: string,
-    tenantSeq: number,
-    traceRunId: string,
-    runTailSeq: number,
-    runTailHash: string,
-    prevAnchorHash: string,
-    anchorHash: string,
-  ) =>
-    db.insertInto("trace_anchors").values({
-      tenant_id: tenantId,
-      tenant_seq: tenantSeq,
-      trace_run_id: traceRunId,
-      run_tail_seq: runTailSeq,
-      run_tail_hash: runTailHash,
-      prev_anchor_hash: prevAnchorHash,
-      anchor_hash: anchorHash,
-    }),
-);
 
 function fromAnchorRow(row: Selectable<TraceAnchorsTable>): TraceAnchor {
   return {
@@ -262,10 +232,49 @@ function fromAnchorRow(row: Selectable<TraceAnchorsTable>): TraceAnchor {
 }
 
 async function insertChained(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
-  const rows = chained.map((item) => toRow(tenantId, item));
+  await insertEventRows(
+    tx,
+    chained.map((item) => toRow(tenantId, item)),
+  );
+}
+
+async function insertEventRows(tx: StoreContext, rows: readonly (readonly unknown[])[]) {
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     await insertRowsRaw(tx, "trace_events", TRACE_COLUMNS, rows.slice(start, start + INSERT_CHUNK));
   }
+}
+
+const ANCHOR_COLUMNS = [
+  "tenant_id",
+  "tenant_seq",
+  "trace_run_id",
+  "run_tail_seq",
+  "run_tail_hash",
+  "prev_anchor_hash",
+  "anchor_hash",
+] as const satisfies readonly (keyof TraceAnchorsTable)[];
+
+// The row of the tenant's next anchor, naming the run's new tail (chained is never empty here).
+function anchorRow(
+  tenantId: TenantId,
+  chained: readonly ChainedDraft[],
+  head: { readonly tenantSeq: number; readonly anchorHash: string } | null,
+): unknown[] {
+  const tail = chained[chained.length - 1] as ChainedDraft;
+  const anchor = nextTraceAnchor(
+    head,
+    { traceRunId: tail.unhashed.traceRunId, seq: tail.unhashed.seq, hash: tail.hash },
+    sha256Hex,
+  );
+  return [
+    tenantId,
+    anchor.tenantSeq,
+    anchor.traceRunId,
+    anchor.runTailSeq,
+    anchor.runTailHash,
+    anchor.prevAnchorHash,
+    anchor.anchorHash,
+  ];
 }
 
 /** TraceStore over trace_events: each run is a SHA-256 chain ordered by seq. */
