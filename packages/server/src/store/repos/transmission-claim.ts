@@ -107,7 +107,7 @@ const insertClaimWithAttemptQuery = preparedQuery(
       .selectAll(),
 );
 
-/** Inserts a claim's row (status `queued`, no lease); undefined when the request id has one already. */
+/** Inserts a claim's row (`queued` and unleased unless told); undefined when the request id has one already. */
 export async function insertClaim(
   ctx: Pick<StoreContext, "db" | "dialect">,
   input: ClaimTransmissionInput,
