@@ -110,7 +110,10 @@ export async function insertTraceDrafts(
     try {
       // A run that is not empty already holds seq 0, so the first statement is the one refused.
       const chained = chain(traceRunId, transmissionId, drafts, null, tx.nowIso);
-      await insertChained(tx, tenantId, chained);
+      await insertEventRows(
+        tx,
+        chained.map((item) => toRow(tenantId, item)),
+      );
       await anchorTail(tx, tenantId, chained);
       return;
     } catch (error) {
@@ -205,18 +208,10 @@ async function readAnchorHead(tx: StoreContext, tenantId: TenantId) {
   return head === undefined ? null : { tenantSeq: Number(head.tenant_seq), anchorHash: head.anchor_hash };
 }
 
-/**
- * Appends the tenant's next anchor, naming the run's new tail, in the append's own transaction; the
- * head is read here unless the caller read it under the tenant's lock already.
- */
-async function anchorTail(
-  tx: StoreContext,
-  tenantId: TenantId,
-  chained: readonly ChainedDraft[],
-  knownHead?: { readonly tenantSeq: number; readonly anchorHash: string } | null,
-) {
+/** Appends the tenant's next anchor, naming the run's new tail, in the append's own transaction. */
+async function anchorTail(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
   if (chained.length === 0) return;
-  const head = knownHead !== undefined ? knownHead : await readAnchorHead(tx, tenantId);
+  const head = await readAnchorHead(tx, tenantId);
   await insertRowsRaw(tx, "trace_anchors", ANCHOR_COLUMNS, [anchorRow(tenantId, chained, head)]);
 }
 
@@ -229,13 +224,6 @@ function fromAnchorRow(row: Selectable<TraceAnchorsTable>): TraceAnchor {
     prevAnchorHash: row.prev_anchor_hash,
     anchorHash: row.anchor_hash,
   };
-}
-
-async function insertChained(tx: StoreContext, tenantId: TenantId, chained: readonly ChainedDraft[]) {
-  await insertEventRows(
-    tx,
-    chained.map((item) => toRow(tenantId, item)),
-  );
 }
 
 async function insertEventRows(tx: StoreContext, rows: readonly (readonly unknown[])[]) {
