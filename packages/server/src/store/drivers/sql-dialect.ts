@@ -28,7 +28,33 @@ export interface SqlDialect {
    * append moves the tenant's one anchor head, so appends to any of its runs take turns.
    */
   lockTraceTenant(db: Kysely<StoreDatabase>, tenantId: string): Promise<void>;
+  /**
+   * Serialises a tenant's memory index writes inside the transaction `db` (a no-op for one writer):
+   * the index appends to each term's last chunk and numbers the memories it indexes in order.
+   */
+  lockMemoryIndex(db: SqlExecutor, tenantId: string): Promise<void>;
+  /**
+   * The test that an expression is one of `values`, written after it (`sql\`term ${isIn(list)}\``):
+   * SQLite reads the list as one JSON parameter, PostgreSQL as one array parameter whose length its
+   * planner sees, so the lookups stay index probes.
+   */
+  isIn(values: readonly string[] | readonly number[], type: "text" | "bigint"): RawBuilder<unknown>;
+  /** A FROM item of the elements of JSON array text `json`, each as `<alias>.value`, read with `->> i`. */
+  jsonItems(json: string, alias: string): RawBuilder<unknown>;
+  /** The bytes of a hex text expression. */
+  bytesFromHex(hex: RawBuilder<unknown>): RawBuilder<unknown>;
+  /** Two byte strings, one after the other. */
+  concatBytes(a: RawBuilder<unknown>, b: RawBuilder<unknown>): RawBuilder<unknown>;
+  /**
+   * The tenant id under which the memory index counts every tenant's memories: a key no tenant can
+   * hold (SQLite: NUL, which no stored key holds; PostgreSQL, whose text refuses NUL: the empty id,
+   * which the memory store refuses as a tenant).
+   */
+  readonly storeWideTenant: string;
 }
+
+/** Anything a raw query runs on: a Kysely instance or a transaction, whatever its schema type. */
+export type SqlExecutor = Parameters<RawBuilder<unknown>["execute"]>[0];
 
 /** The dialect object of a store kind. */
 export function sqlDialect(kind: StoreDialect): SqlDialect {

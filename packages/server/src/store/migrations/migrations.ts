@@ -21,6 +21,7 @@ import { v19Integrity } from "./v19-integrity.js";
 import { v20MementoRecencyIndex } from "./v20-memento-recency-index.js";
 import { v21MemoryIndex } from "./v21-memory-index.js";
 import { v22MementoArcs } from "./v22-memento-arcs.js";
+import { v23PostgresMemoryIndex } from "./v23-postgres-memory-index.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v20MementoRecencyIndex,
   v21MemoryIndex,
   v22MementoArcs,
+  v23PostgresMemoryIndex,
 ]);

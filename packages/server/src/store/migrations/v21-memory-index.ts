@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { SQLITE_SQL_DIALECT } from "../drivers/sqlite/sqlite-sql-dialect.js";
 import { indexPending } from "../repos/memory-index.js";
 import type { StoreDialect } from "../sql/schema.js";
 import type { Migration } from "./ddl.js";
@@ -27,7 +28,7 @@ const SQLITE = [
     begin select raise(abort, 'a memory''s text and context never change: delete it and save another'); end`,
 ];
 
-/** v21: the SQLite memory index, built for the memories already there. PostgreSQL is unchanged. */
+/** v21: the SQLite memory index, built for the memories already there. PostgreSQL's is v23. */
 export const v21MemoryIndex: Migration = {
   version: 21,
   name: "memory-index",
@@ -35,6 +36,6 @@ export const v21MemoryIndex: Migration = {
     if (dialect !== "sqlite") return;
     for (const statement of SQLITE) await sql.raw(statement).execute(db);
     const { rows } = await sql<{ tenant_id: string }>`select distinct tenant_id from memories`.execute(db);
-    for (const { tenant_id } of rows) await indexPending(db, tenant_id);
+    for (const { tenant_id } of rows) await indexPending(db, SQLITE_SQL_DIALECT, tenant_id);
   },
 };

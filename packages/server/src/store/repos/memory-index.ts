@@ -1,136 +1,44 @@
 import { randomInt } from "node:crypto";
 import { sql } from "kysely";
-import { SQLITE_ARRAY_ROWS } from "../drivers/sqlite/array-rows.js";
+import type { SqlDialect, SqlExecutor } from "../drivers/sql-dialect.js";
 import { decodePostings, encodePostings, type Posting } from "./memory-postings.js";
-import { type SqlExecutor, tokenizeMemories } from "./memory-tokens.js";
+import { tokenizeMemories } from "./memory-tokens.js";
 
 /**
- * The SQLite memory index (migration 21): per tenant and term, the memories holding the term in
+ * The memory index (migrations 21 and 23): per tenant and term, the memories holding the term in
  * chunks of at most {@link POSTINGS_PER_CHUNK} postings (`memory_postings`), their number and a
  * version drawn afresh at each change of them (`memory_terms`), and per tenant the number of memories
- * and tokens indexed and the last seq indexed (`memory_index_state`). Under the tenant
- * {@link ALL_TENANTS} both tables also count every tenant's memories: BM25's statistics span the
- * whole store, as they did when one FTS5 index held every tenant. Rows are indexed in seq order,
- * after the last one indexed, in the transaction that inserts them (or, for rows written by other
- * means, before the next search), so a search never misses a memory and the index needs no trigger.
- * A memory's text and context never change once saved (a trigger refuses updates).
+ * and tokens indexed and the last document number given (`memory_index_state.indexed_seq`). Under the
+ * dialect's `storeWideTenant` both tables also count every tenant's memories: BM25's statistics span
+ * the whole store, as they did when one FTS5 index held every tenant. A posting names a memory by its
+ * document number: on SQLite its seq; on PostgreSQL, whose seqs can commit out of order, the
+ * `index_doc` the index gives it, in order, under the tenant's lock. Rows are indexed in the
+ * transaction that inserts them (or, for rows written by other means, before the next search), so a
+ * search never misses a memory and the index needs no trigger. A memory's text and context never
+ * change once saved (a trigger refuses updates).
  */
 export const POSTINGS_PER_CHUNK = 192;
-/** A domain flag's memories are the postings of this term plus the flag: no FTS5 token holds `#`. */
+/** A domain flag's memories are the postings of this term plus the flag: no token holds `#`. */
 export const DOMAIN_TERM_PREFIX = "#";
-/** The tenant id of the store-wide counts: no stored key holds NUL (sql/columns.ts). */
-export const ALL_TENANTS = "\u0000";
 /** Memories read and indexed per statement while catching up. */
 const CATCH_UP_BATCH = 500;
 
-/** What a search needs from the state row, and the newest seq of the tenant's memories. */
-export interface IndexState {
-  readonly indexedSeq: number;
-  readonly docs: number;
-  readonly tokens: number;
-  /** The tenant's newest memory seq (0 without memories): above `indexedSeq`, some are not indexed yet. */
-  readonly newestSeq: number;
-}
-
-export async function readIndexState(db: SqlExecutor, tenantId: string): Promise<IndexState> {
-  const { rows } = await sql<{
-    indexed_seq: number | null;
-    docs: number | null;
-    tokens: number | null;
-    newest: number | null;
-  }>`select s.indexed_seq, s.docs, s.tokens,
-      (select max(seq) from memories where tenant_id = ${tenantId}) as newest
-    from (select 1) left join memory_index_state s on s.tenant_id = ${tenantId}`.execute(db);
-  const row = rows[0];
-  return {
-    indexedSeq: Number(row?.indexed_seq ?? 0),
-    docs: Number(row?.docs ?? 0),
-    tokens: Number(row?.tokens ?? 0),
-    newestSeq: Number(row?.newest ?? 0),
-  };
-}
-
-/** A term's document count in the tenant and the version of its postings there (new at every change). */
-export interface TermStats {
-  readonly df: number;
-  readonly version: number;
-}
-
-/** What a search reads before any postings, in one statement. */
-export interface SearchStats {
-  readonly state: IndexState;
-  /** Memories and tokens of every tenant. */
-  readonly all: { readonly docs: number; readonly tokens: number };
-  /** The query's terms the tenant's memories hold. */
-  readonly terms: ReadonlyMap<string, TermStats>;
-  /** Document counts over every tenant. */
-  readonly allDf: ReadonlyMap<string, number>;
-}
-
-export async function readSearchStats(
-  db: SqlExecutor,
-  tenantId: string,
-  terms: readonly string[],
-): Promise<SearchStats> {
-  // Array rows: kind, term, then four values (see each branch). One join per tenant from the terms'
-  // list: an IN over both tenants and the list cost twice as much for the same ten lookups.
-  type Row = [
-    kind: number,
-    term: string | null,
-    a: number | null,
-    b: number | null,
-    c: number | null,
-    d: number | null,
-  ];
-  const asked = JSON.stringify(terms);
-  const { rows } = await sql<Row>`${sql.raw(SQLITE_ARRAY_ROWS)}
-    select 0 as kind, null as term, s.docs as a, s.tokens as b, s.indexed_seq as c,
-      (select max(seq) from memories where tenant_id = ${tenantId}) as d
-    from (select 1) left join memory_index_state s on s.tenant_id = ${tenantId}
-    union all
-    select 1, null, docs, tokens, null, null from memory_index_state where tenant_id = ${ALL_TENANTS}
-    union all
-    select 2, t.term, t.df, t.version, null, null from json_each(${asked}) j
-      cross join memory_terms t on t.tenant_id = ${tenantId} and t.term = j.value
-    union all
-    select 3, t.term, t.df, t.version, null, null from json_each(${asked}) j
-      cross join memory_terms t on t.tenant_id = ${ALL_TENANTS} and t.term = j.value`.execute(db);
-  let state: IndexState = { indexedSeq: 0, docs: 0, tokens: 0, newestSeq: 0 };
-  let all = { docs: 0, tokens: 0 };
-  const stats = new Map<string, TermStats>();
-  const allDf = new Map<string, number>();
-  for (const [kind, term, a, b, c, d] of rows) {
-    if (kind === 0) {
-      state = {
-        docs: Number(a ?? 0),
-        tokens: Number(b ?? 0),
-        indexedSeq: Number(c ?? 0),
-        newestSeq: Number(d ?? 0),
-      };
-    } else if (kind === 1) all = { docs: Number(a ?? 0), tokens: Number(b ?? 0) };
-    else if (term !== null && kind === 2) stats.set(term, { df: Number(a), version: Number(b) });
-    else if (term !== null) allDf.set(term, Number(a));
-  }
-  return { state, all, terms: stats, allDf };
-}
-
-interface PendingRow {
+/** A memory as the index reads it; `seq` is its document number. */
+export interface PendingRow {
   seq: number;
   text: string;
   context: string;
   domain_flags: string;
 }
 
-/** Indexes the tenant's memories after the last one indexed. Run it inside a write transaction. */
-export async function indexPending(db: SqlExecutor, tenantId: string): Promise<void> {
+/** Indexes the tenant's memories not indexed yet, in document order. Run it inside a write transaction. */
+export async function indexPending(db: SqlExecutor, dialect: SqlDialect, tenantId: string): Promise<void> {
+  await dialect.lockMemoryIndex(db, tenantId);
   for (;;) {
-    const { rows } = await sql<PendingRow>`select seq, text, context, domain_flags from memories
-      where tenant_id = ${tenantId}
-        and seq > coalesce((select indexed_seq from memory_index_state where tenant_id = ${tenantId}), 0)
-      order by seq limit ${CATCH_UP_BATCH}`.execute(db);
+    const rows = await nextPending(db, dialect, tenantId);
     const last = rows.at(-1);
     if (last === undefined) return;
-    const terms = await tokenizeMemories(db, rows);
+    const terms = await tokenizeMemories(db, dialect, rows);
     const byTerm = new Map<string, Posting[]>();
     const add = (term: string, posting: Posting) => {
       const list = byTerm.get(term);
@@ -146,16 +54,43 @@ export async function indexPending(db: SqlExecutor, tenantId: string): Promise<v
       for (const flag of domainFlagsOf(row.domain_flags))
         add(domainTerm(flag), { seq, text: 0, context: 0, length: 0 });
     });
-    const heads = await appendPostings(db, tenantId, byTerm);
+    const heads = await appendPostings(db, dialect, tenantId, byTerm);
     await countTerms(
       db,
+      dialect,
       tenantId,
       [...byTerm].map(([term, list]) => [term, list.length]),
       heads,
     );
-    await countMemories(db, tenantId, rows.length, tokens, Number(last.seq));
+    await countMemories(db, dialect, tenantId, rows.length, tokens, Number(last.seq));
     if (rows.length < CATCH_UP_BATCH) return;
   }
+}
+
+// The next batch to index, in document order. SQLite: the rows after the last seq indexed (one
+// writer, so seqs commit in order). PostgreSQL, under the tenant's lock: the rows a save numbered
+// above the last one indexed, else the rows written without a number (a bulk load, an older
+// server), numbered here after it; one statement either way.
+async function nextPending(db: SqlExecutor, dialect: SqlDialect, tenantId: string): Promise<PendingRow[]> {
+  if (dialect.kind === "sqlite") {
+    const { rows } = await sql<PendingRow>`select seq, text, context, domain_flags from memories
+      where tenant_id = ${tenantId}
+        and seq > coalesce((select indexed_seq from memory_index_state where tenant_id = ${tenantId}), 0)
+      order by seq limit ${CATCH_UP_BATCH}`.execute(db);
+    return rows;
+  }
+  const { rows } = await sql<PendingRow>`with base as (select coalesce((select indexed_seq
+        from memory_index_state where tenant_id = ${tenantId}), 0) as last),
+      numbered as (select index_doc as seq, text, context, domain_flags from memories
+        where tenant_id = ${tenantId} and index_doc > (select last from base)
+        order by index_doc limit ${CATCH_UP_BATCH}),
+      pending as (select seq, row_number() over (order by seq) as k from memories
+        where tenant_id = ${tenantId} and index_doc is null and not exists (select 1 from numbered)
+        order by seq limit ${CATCH_UP_BATCH}),
+      renumbered as (update memories m set index_doc = base.last + pending.k from pending, base
+        where m.seq = pending.seq returning m.index_doc as seq, m.text, m.context, m.domain_flags)
+    select * from numbered union all select * from renumbered`.execute(db);
+  return rows.map((row) => ({ ...row, seq: Number(row.seq) })).sort((a, b) => a.seq - b.seq);
 }
 
 // Adds to the terms' document counts in the tenant (drawing new versions, and taking the new heads
@@ -163,6 +98,7 @@ export async function indexPending(db: SqlExecutor, tenantId: string): Promise<v
 // pseudo-terms are counted in the tenant only.
 async function countTerms(
   db: SqlExecutor,
+  dialect: SqlDialect,
   tenantId: string,
   deltas: ReadonlyArray<readonly [string, number]>,
   heads: ReadonlyMap<string, Head> = new Map(),
@@ -175,31 +111,33 @@ async function countTerms(
     }),
     ...deltas
       .filter(([term]) => !term.startsWith(DOMAIN_TERM_PREFIX))
-      .map(([term, n]) => [ALL_TENANTS, term, n, null, null, null]),
+      .map(([term, n]) => [dialect.storeWideTenant, term, n, null, null, null]),
   ]);
   await sql`insert into memory_terms (tenant_id, term, df, version, last_chunk, last_n, last_seq)
-    select value ->> 0, value ->> 1, value ->> 2, ${newVersion()}, value ->> 3, value ->> 4, value ->> 5
-    from json_each(${rows}) where true
+    select j.value ->> 0, j.value ->> 1, cast(j.value ->> 2 as integer), cast(${newVersion()} as bigint),
+      cast(j.value ->> 3 as bigint), cast(j.value ->> 4 as integer), cast(j.value ->> 5 as bigint)
+    from ${dialect.jsonItems(rows, "j")} where true
     on conflict (tenant_id, term) do update set df = memory_terms.df + excluded.df, version = excluded.version,
       last_chunk = coalesce(excluded.last_chunk, memory_terms.last_chunk),
       last_n = coalesce(excluded.last_n, memory_terms.last_n),
       last_seq = coalesce(excluded.last_seq, memory_terms.last_seq)`.execute(db);
   if (deltas.some(([, n]) => n < 0)) {
-    await sql`delete from memory_terms where tenant_id in (${tenantId}, ${ALL_TENANTS}) and df <= 0
-      and term in (select value ->> 0 from json_each(${JSON.stringify(deltas)}))`.execute(db);
+    await sql`delete from memory_terms where tenant_id in (${tenantId}, ${dialect.storeWideTenant}) and df <= 0
+      and term in (select j.value ->> 0 from ${dialect.jsonItems(JSON.stringify(deltas), "j")})`.execute(db);
   }
 }
 
 // The tenant's and the store's memories and tokens; `indexedSeq` moves the tenant's mark (if given).
 async function countMemories(
   db: SqlExecutor,
+  dialect: SqlDialect,
   tenantId: string,
   docs: number,
   tokens: number,
   indexedSeq: number | null,
 ): Promise<void> {
   await sql`insert into memory_index_state (tenant_id, indexed_seq, docs, tokens)
-    values (${tenantId}, ${indexedSeq ?? 0}, ${docs}, ${tokens}), (${ALL_TENANTS}, 0, ${docs}, ${tokens})
+    values (${tenantId}, ${indexedSeq ?? 0}, ${docs}, ${tokens}), (${dialect.storeWideTenant}, 0, ${docs}, ${tokens})
     on conflict (tenant_id) do update set docs = memory_index_state.docs + excluded.docs,
       tokens = memory_index_state.tokens + excluded.tokens,
       indexed_seq = case when ${indexedSeq === null ? 0 : 1} = 1 then excluded.indexed_seq else memory_index_state.indexed_seq end`.execute(
@@ -220,14 +158,14 @@ interface Head {
 // its B-tree page, without overflow pages. Returns the terms' new heads.
 async function appendPostings(
   db: SqlExecutor,
+  dialect: SqlDialect,
   tenantId: string,
   byTerm: ReadonlyMap<string, readonly Posting[]>,
 ): Promise<Map<string, Head>> {
   const { rows } = await sql<{ term: string; last_chunk: number | null; last_n: number; last_seq: number }>`
     select term, last_chunk, last_n, last_seq from memory_terms
-    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify([...byTerm.keys()])}))`.execute(
-    db,
-  );
+    where tenant_id = ${tenantId}
+      and term ${dialect.isIn([...byTerm.keys()], "text")}`.execute(db);
   const heads = new Map<string, Head>();
   for (const r of rows) {
     if (r.last_chunk !== null)
@@ -253,41 +191,56 @@ async function appendPostings(
     }
   }
   if (parts.length === 0) return heads;
-  // A part for an existing chunk extends it (`||` makes text of two blobs: the cast takes the bytes
-  // back as a blob); one for a new chunk is inserted. One primary-key probe per part.
-  await sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
-    select ${tenantId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, unhex(value ->> 4)
-    from json_each(${JSON.stringify(parts)}) where true
+  // A part for an existing chunk extends it; one for a new chunk is inserted. One primary-key probe per part.
+  const joined = dialect.concatBytes(sql`memory_postings.postings`, sql`excluded.postings`);
+  await sql`${chunkRows(dialect, tenantId, parts)}
     on conflict (tenant_id, term, chunk) do update set n = memory_postings.n + excluded.n,
-      last_seq = excluded.last_seq, postings = cast(memory_postings.postings || excluded.postings as blob)`.execute(
-    db,
-  );
+      last_seq = excluded.last_seq, postings = ${joined}`.execute(db);
   return heads;
+}
+
+// The insert of chunks given as [term, chunk, n, last_seq, hex postings], without its conflict clause.
+function chunkRows(
+  dialect: SqlDialect,
+  tenantId: string,
+  chunks: ReadonlyArray<readonly [string, number, number, number, string]>,
+) {
+  return sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
+    select ${tenantId}, j.value ->> 0, cast(j.value ->> 1 as bigint), cast(j.value ->> 2 as integer),
+      cast(j.value ->> 3 as bigint), ${dialect.bytesFromHex(sql`j.value ->> 4`)}
+    from ${dialect.jsonItems(JSON.stringify(chunks), "j")} where true`;
 }
 
 /** Replaces chunks given as [term, chunk, n, last_seq, hex postings] (an upsert: one key probe each). */
 async function rewriteChunks(
   db: SqlExecutor,
+  dialect: SqlDialect,
   tenantId: string,
   chunks: ReadonlyArray<readonly [string, number, number, number, string]>,
 ): Promise<void> {
-  await sql`insert into memory_postings (tenant_id, term, chunk, n, last_seq, postings)
-    select ${tenantId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, unhex(value ->> 4)
-    from json_each(${JSON.stringify(chunks)}) where true
+  await sql`${chunkRows(dialect, tenantId, chunks)}
     on conflict (tenant_id, term, chunk) do update set n = excluded.n, last_seq = excluded.last_seq,
       postings = excluded.postings`.execute(db);
 }
 
-/** Takes a deleted memory out of the index (nothing to do if it was never indexed). Same transaction as the delete. */
-export async function unindexMemory(db: SqlExecutor, tenantId: string, row: PendingRow): Promise<void> {
-  const seq = Number(row.seq);
-  const state = await readIndexState(db, tenantId);
-  if (seq > state.indexedSeq) return;
-  const [terms] = await tokenizeMemories(db, [row]);
+/**
+ * Takes a deleted memory out of the index (nothing to do if it was never indexed; `row.seq` is its
+ * document number, null for none). Same transaction as the delete, after the tenant's memory index
+ * lock (PostgreSQL: taken before the delete, so a catch-up holding it never waits on the deleted row).
+ */
+export async function unindexMemory(
+  db: SqlExecutor,
+  dialect: SqlDialect,
+  tenantId: string,
+  row: Omit<PendingRow, "seq"> & { readonly seq: number | null },
+): Promise<void> {
+  const seq = row.seq;
+  if (seq === null || seq > (await readIndexedSeq(db, tenantId))) return;
+  const [terms] = await tokenizeMemories(db, dialect, [row]);
   const names = [...(terms?.counts.keys() ?? []), ...domainFlagsOf(row.domain_flags).map(domainTerm)];
   const { rows } = await sql<{ term: string; chunk: number; postings: Uint8Array }>`
     select t.term, t.chunk, t.postings from memory_postings t
-    where t.tenant_id = ${tenantId} and t.term in (select value from json_each(${JSON.stringify(names)}))
+    where t.tenant_id = ${tenantId} and t.term ${dialect.isIn(names, "text")}
       and t.chunk = (select max(c.chunk) from memory_postings c where c.tenant_id = t.tenant_id
         and c.term = t.term and c.chunk <= ${seq})`.execute(db);
   const rewrites: Array<[string, number, number, number, string]> = [];
@@ -303,15 +256,15 @@ export async function unindexMemory(db: SqlExecutor, tenantId: string, row: Pend
     if (lastSeq === undefined) emptied.push([chunk.term, key]);
     else rewrites.push([chunk.term, key, after.length, lastSeq, hex(encodePostings(key, after))]);
   }
-  if (rewrites.length > 0) await rewriteChunks(db, tenantId, rewrites);
+  if (rewrites.length > 0) await rewriteChunks(db, dialect, tenantId, rewrites);
   if (emptied.length > 0) {
     await sql`delete from memory_postings where tenant_id = ${tenantId}
-      and (term, chunk) in (select value ->> 0, value ->> 1 from json_each(${JSON.stringify(emptied)}))`.execute(
-      db,
-    );
+      and (term, chunk) in (select j.value ->> 0, cast(j.value ->> 1 as bigint)
+        from ${dialect.jsonItems(JSON.stringify(emptied), "j")})`.execute(db);
   }
   await countTerms(
     db,
+    dialect,
     tenantId,
     removedFrom.map((term) => [term, -1]),
   );
@@ -319,10 +272,16 @@ export async function unindexMemory(db: SqlExecutor, tenantId: string, row: Pend
   await sql`update memory_terms set (last_chunk, last_n, last_seq) = (select p.chunk, p.n, p.last_seq
       from memory_postings p where p.tenant_id = memory_terms.tenant_id and p.term = memory_terms.term
       order by p.chunk desc limit 1)
-    where tenant_id = ${tenantId} and term in (select value from json_each(${JSON.stringify(removedFrom)}))`.execute(
-    db,
-  );
-  await countMemories(db, tenantId, -1, -(terms?.length ?? 0), null);
+    where tenant_id = ${tenantId}
+      and term ${dialect.isIn(removedFrom, "text")}`.execute(db);
+  await countMemories(db, dialect, tenantId, -1, -(terms?.length ?? 0), null);
+}
+
+// The last document number the tenant's index gave (0 before any).
+async function readIndexedSeq(db: SqlExecutor, tenantId: string): Promise<number> {
+  const { rows } = await sql<{ indexed_seq: number | string }>`select indexed_seq from memory_index_state
+    where tenant_id = ${tenantId}`.execute(db);
+  return Number(rows[0]?.indexed_seq ?? 0);
 }
 
 // Random rather than counted: a version must never come back, even after its change was rolled

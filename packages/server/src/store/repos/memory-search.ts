@@ -1,10 +1,12 @@
-import { buildTsQueryText, candidatePoolSize, compareText, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
-import { type Kysely, type RawBuilder, sql } from "kysely";
+import { candidatePoolSize, compareText, SEARCH_CONTEXT_WEIGHT } from "@solserver/core";
+import { type Kysely, sql } from "kysely";
+import type { SqlDialect } from "../drivers/sql-dialect.js";
 import { SQLITE_ARRAY_ROWS } from "../drivers/sqlite/array-rows.js";
 import type { StoreDatabase } from "../sql/schema.js";
-import { domainTerm, indexPending, readSearchStats, type TermStats } from "./memory-index.js";
+import { domainTerm, indexPending } from "./memory-index.js";
 import type { PostingsCache } from "./memory-postings-cache.js";
 import { type PostingsChunk, type RankTerm, rankPostings } from "./memory-postings-rank.js";
+import { readSearchStats, type TermStats } from "./memory-search-stats.js";
 import { keptTerms } from "./memory-term-pruning.js";
 import { queryTerms } from "./memory-tokens.js";
 
@@ -27,12 +29,11 @@ export function domainPattern(flag: string): string {
   return `%${JSON.stringify(flag).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A hit's columns after the tenant, in the order the SQLite search reads them (HitValues). */
+/** A hit's columns after its document number, in the order the search reads them (HitValues). */
 const HIT_COLUMNS =
   "m.memory_id, m.text, m.summary, m.domain_flags, m.thread_id, m.source, m.created_at, m.updated_at";
-const COLUMNS = sql.raw(`m.tenant_id, ${HIT_COLUMNS}`);
 
-/** What both engines are asked: the query's words (extractQueryTerms), an optional domain filter, a result size. */
+/** What a search is asked: the query's words (extractQueryTerms), an optional domain filter, a result size. */
 export interface MemorySearchArgs {
   readonly tenantId: string;
   readonly words: readonly string[];
@@ -40,29 +41,9 @@ export interface MemorySearchArgs {
   readonly limit: number;
 }
 
-/**
- * PostgreSQL's candidates, best first: ts_rank over the generated tsvector (weight A the text, B the
- * context at SEARCH_CONTEXT_WEIGHT) of the rows matching any word. Null when no word is left.
- */
-export function postgresSearchQuery(args: MemorySearchArgs): RawBuilder<MemoryHitRow> | null {
-  const tsquery = buildTsQueryText(args.words);
-  if (tsquery === null) return null;
-  const domain =
-    args.domain === undefined
-      ? sql``
-      : sql` and m.domain_flags like ${domainPattern(args.domain)} escape '\\'`;
-  // ts_rank weights are {D, C, B, A}: A the text, B the context. Term frequency finds more evidence
-  // than cover density for these OR-queries (LoCoMo, bench:memory).
-  return sql<MemoryHitRow>`select ${COLUMNS},
-      ts_rank('{0, 0, ${sql.raw(String(SEARCH_CONTEXT_WEIGHT))}, 1}', m.tsv, q) as score
-    from memories m, to_tsquery('english', ${tsquery}) q
-    where m.tenant_id = ${args.tenantId} and m.tsv @@ q${domain}
-    order by score desc, m.memory_id limit ${candidatePoolSize(args.limit)}`;
-}
-
-/** A hit's values as the SQLite search reads them (an array row): seq, then HIT_COLUMNS in order. */
+/** A hit's values as the search reads them (an array row): document number, then HIT_COLUMNS in order. */
 type HitValues = [
-  seq: number,
+  doc: number | string,
   memoryId: string,
   text: string,
   summary: string,
@@ -74,33 +55,35 @@ type HitValues = [
 ];
 const HIT_VALUES = sql.raw(HIT_COLUMNS);
 
-/** FTS5's bm25() defaults, which the SQLite ranking has always used. */
+/** FTS5's bm25() defaults, which the SQLite ranking has always used (PostgreSQL's since migration 23). */
 const BM25 = { k1: 1.2, b: 0.75 } as const;
 
 /**
- * SQLite's candidates, best first (score, then memory id), from the memory index (memory-index.ts):
+ * The candidates, best first (score, then memory id), from the memory index (memory-index.ts):
  * FTS5's bm25() over the tenant's memories with the store-wide document counts and lengths (as when
  * one FTS5 index held every tenant), ranked exactly over the query's terms (rankPostings: the
- * exhaustive ranking, not an approximation) after leaving out the terms most memories hold. Three statements
- * when the postings are cached: the counts, the postings not cached, the winners' rows.
+ * exhaustive ranking, not an approximation) after leaving out the terms most memories hold. Three
+ * statements when the postings are cached: the counts, the postings not cached, the winners' rows.
+ * The terms are the backend's own: FTS5's porter tokenizer, or PostgreSQL's english configuration.
  */
 export async function searchMemoryIndex(
   db: Kysely<StoreDatabase>,
+  dialect: SqlDialect,
   cache: PostingsCache,
   args: MemorySearchArgs,
 ): Promise<MemoryHitRow[]> {
   const { tenantId } = args;
-  if (args.words.length === 0) return [];
+  if (args.words.length === 0 || tenantId === dialect.storeWideTenant) return [];
   const occurrences = new Map<string, number>();
-  for (const term of await queryTerms(db, args.words))
+  for (const term of await queryTerms(db, dialect, args.words))
     occurrences.set(term, (occurrences.get(term) ?? 0) + 1);
   const filter = args.domain === undefined ? null : domainTerm(args.domain);
   const asked = filter === null ? [...occurrences.keys()] : [...occurrences.keys(), filter];
-  let read = await readSearchStats(db, tenantId, asked);
+  let read = await readSearchStats(db, dialect, tenantId, asked);
   if (read.state.newestSeq > read.state.indexedSeq) {
     // Rows another writer put in without indexing them (a bulk load, an old server): index them now.
-    await db.transaction().execute((trx) => indexPending(trx, tenantId));
-    read = await readSearchStats(db, tenantId, asked);
+    await db.transaction().execute((trx) => indexPending(trx, dialect, tenantId));
+    read = await readSearchStats(db, dialect, tenantId, asked);
   }
   const { state, all, terms: stats, allDf } = read;
   if (state.docs <= 0 || all.docs <= 0 || (filter !== null && !stats.has(filter))) return [];
@@ -112,6 +95,7 @@ export async function searchMemoryIndex(
   if (terms.length === 0) return [];
   const postings = await readPostings(
     db,
+    dialect,
     cache,
     tenantId,
     filter === null ? terms : [...terms, filter],
@@ -134,11 +118,7 @@ export async function searchMemoryIndex(
   );
   if (ranked.length === 0) return [];
   const scores = new Map(ranked.map((r) => [r.seq, r.score]));
-  // CROSS JOIN keeps json_each outside: one rowid lookup per winner, never a scan of the tenant's rows.
-  // Array rows, without the tenant (known): object rows cost more than the lookups.
-  const { rows } = await sql<HitValues>`${sql.raw(SQLITE_ARRAY_ROWS)}select m.seq, ${HIT_VALUES}
-    from json_each(${JSON.stringify([...scores.keys()])}) w cross join memories m on m.seq = w.value
-    where m.tenant_id = ${tenantId}`.execute(db);
+  const rows = await readHits(db, dialect, tenantId, [...scores.keys()]);
   return rows
     .map((row) => ({
       tenant_id: tenantId,
@@ -156,11 +136,32 @@ export async function searchMemoryIndex(
     .slice(0, candidatePoolSize(args.limit));
 }
 
+// The winners' rows, by document number, without the tenant (known). SQLite: CROSS JOIN keeps
+// json_each outside, one rowid lookup per winner, never a scan of the tenant's rows; array rows, since
+// object rows cost more than the lookups. PostgreSQL: one probe of (tenant_id, index_doc) per winner.
+async function readHits(
+  db: Kysely<StoreDatabase>,
+  dialect: SqlDialect,
+  tenantId: string,
+  docs: readonly number[],
+): Promise<HitValues[]> {
+  if (dialect.kind === "sqlite") {
+    const { rows } = await sql<HitValues>`${sql.raw(SQLITE_ARRAY_ROWS)}select m.seq, ${HIT_VALUES}
+      from json_each(${JSON.stringify(docs)}) w cross join memories m on m.seq = w.value
+      where m.tenant_id = ${tenantId}`.execute(db);
+    return rows;
+  }
+  const { rows } = await sql<Record<string, unknown>>`select m.index_doc, ${HIT_VALUES} from memories m
+    where m.tenant_id = ${tenantId} and m.index_doc ${dialect.isIn(docs, "bigint")}`.execute(db);
+  return rows.map((row) => Object.values(row) as HitValues);
+}
+
 // The terms' chunks: from the cache when their version is the one cached, else in one statement,
 // which also reads the version they are cached under (the same snapshot: a version read apart could
 // name postings changed in between, and a change rolled back would leave them cached as current).
 async function readPostings(
   db: Kysely<StoreDatabase>,
+  dialect: SqlDialect,
   cache: PostingsCache,
   tenantId: string,
   terms: readonly string[],
@@ -177,9 +178,8 @@ async function readPostings(
   const { rows } = await sql<{ term: string; chunk: number; postings: Uint8Array; version: number }>`
     select p.term, p.chunk, p.postings, t.version from memory_postings p
       join memory_terms t on t.tenant_id = p.tenant_id and t.term = p.term
-    where p.tenant_id = ${tenantId} and p.term in (select value from json_each(${JSON.stringify(missing)}))`.execute(
-    db,
-  );
+    where p.tenant_id = ${tenantId}
+      and p.term ${dialect.isIn(missing, "text")}`.execute(db);
   const read = new Map<string, { chunks: PostingsChunk[]; version: number }>();
   for (const row of rows) {
     const entry = read.get(row.term) ?? { chunks: [], version: Number(row.version) };

@@ -5,14 +5,16 @@ import {
   type MemorySource,
   type MemoryStore,
   type NewMemory,
+  SolError,
   type TenantId,
 } from "@solserver/core";
 import { sql } from "kysely";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import { assertStorableText, isStorableKey } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { indexPending, unindexMemory } from "./memory-index.js";
 import { createPostingsCache } from "./memory-postings-cache.js";
-import { domainPattern, type MemoryHitRow, postgresSearchQuery, searchMemoryIndex } from "./memory-search.js";
+import { domainPattern, type MemoryHitRow, searchMemoryIndex } from "./memory-search.js";
 
 type MemoryRow = Omit<MemoryHitRow, "score">;
 
@@ -20,11 +22,12 @@ type MemoryRow = Omit<MemoryHitRow, "score">;
  * MemoryStore over the memories table (migration 13). Each memory is indexed with a context: the
  * text of the memory saved just before it in the same thread. Consecutive saves of one conversation
  * are its neighbouring turns, so an answer that says "yes, last May" is found by the question's words.
- * SQLite searches its own memory index (memory-index.ts, migration 21), kept in step in the
- * transaction of each save and delete; PostgreSQL its tsvector column under a GIN index.
+ * Both backends search the memory index (memory-index.ts, migrations 21 and 23), kept in step in
+ * the transaction of each save and delete.
  */
 export function createMemoryStore(ctx: StoreContext): MemoryStore {
   const { db } = ctx;
+  const dialect = sqlDialect(ctx.dialect);
   const postings = createPostingsCache();
   const byRequest = (tenantId: string, requestId: string) =>
     db
@@ -46,6 +49,8 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
   return {
     async save(memory) {
       assertStorable(memory);
+      if (memory.tenantId === dialect.storeWideTenant)
+        throw new SolError("invalid_input", "tenantId must not be empty", { details: { field: "tenantId" } });
       const existing = await byRequest(memory.tenantId, memory.requestId);
       if (existing === undefined) await insertAndIndex(ctx, memory);
       const stored = existing ?? (await byRequest(memory.tenantId, memory.requestId));
@@ -89,10 +94,7 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
         domain: options.domain,
         limit: window,
       };
-      const rows =
-        ctx.dialect === "sqlite"
-          ? await searchMemoryIndex(db, postings, args)
-          : ((await postgresSearchQuery(args)?.execute(db))?.rows ?? []);
+      const rows = await searchMemoryIndex(db, dialect, postings, args);
       const byId = new Map(rows.map((row) => [row.memory_id, row]));
       const ranked = fuseScores(
         rows.map((row) => ({
@@ -112,25 +114,27 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
     },
     async delete(tenantId, memoryId) {
       if (!isStorableKey(tenantId, memoryId)) return false;
-      if (ctx.dialect === "sqlite") {
-        return db.transaction().execute(async (trx) => {
-          const row = await trx
-            .deleteFrom("memories")
-            .where("tenant_id", "=", tenantId)
-            .where("memory_id", "=", memoryId)
-            .returning(["seq", "text", "context", "domain_flags"])
-            .executeTakeFirst();
-          if (row === undefined) return false;
-          await unindexMemory(trx, tenantId, { ...row, seq: Number(row.seq) });
-          return true;
+      return db.transaction().execute(async (trx) => {
+        // The index lock before the row's: a catch-up holds the lock while it numbers unindexed rows.
+        await dialect.lockMemoryIndex(trx, tenantId);
+        const { rows } = await sql<{
+          doc: number | string | null;
+          text: string;
+          context: string;
+          domain_flags: string;
+        }>`
+          delete from memories where tenant_id = ${tenantId} and memory_id = ${memoryId}
+          returning ${sql.raw(ctx.dialect === "sqlite" ? "seq" : "index_doc")} as doc, text, context, domain_flags`.execute(
+          trx,
+        );
+        const row = rows[0];
+        if (row === undefined) return false;
+        await unindexMemory(trx, dialect, tenantId, {
+          ...row,
+          seq: row.doc === null ? null : Number(row.doc),
         });
-      }
-      const result = await db
-        .deleteFrom("memories")
-        .where("tenant_id", "=", tenantId)
-        .where("memory_id", "=", memoryId)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+        return true;
+      });
     },
   };
 }
@@ -157,12 +161,15 @@ function assertStorable(memory: NewMemory): void {
   });
 }
 
-// SQLite indexes the new row in the same transaction, so no search ever sees it unindexed.
+// The new row is indexed in the same transaction, so no search ever sees it unindexed. On
+// PostgreSQL the save takes the tenant's index lock first and writes the row with its document
+// number: numbering it afterwards would write the row twice, a new version in every index.
 async function insertAndIndex(ctx: StoreContext, memory: NewMemory): Promise<void> {
-  if (ctx.dialect !== "sqlite") return insertMemory(ctx, memory);
+  const dialect = sqlDialect(ctx.dialect);
   await ctx.db.transaction().execute(async (trx) => {
+    await dialect.lockMemoryIndex(trx, memory.tenantId);
     await insertMemory({ ...ctx, db: trx }, memory);
-    await indexPending(trx, memory.tenantId);
+    await indexPending(trx, dialect, memory.tenantId);
   });
 }
 
@@ -174,11 +181,19 @@ async function insertMemory(ctx: StoreContext, memory: NewMemory): Promise<void>
       ? sql`''`
       : sql`coalesce((select p.text from memories p where p.tenant_id = ${memory.tenantId}
           and p.thread_id = ${memory.threadId} order by p.seq desc limit 1), '')`;
+  // PostgreSQL: the next document number, under the index lock the caller holds.
+  const [docColumn, doc] =
+    ctx.dialect === "postgres"
+      ? [
+          sql`, index_doc`,
+          sql`, coalesce((select indexed_seq from memory_index_state where tenant_id = ${memory.tenantId}), 0) + 1`,
+        ]
+      : [sql``, sql``];
   await sql`insert into memories (tenant_id, memory_id, request_id, body_hash, text, summary, domain_flags,
-      thread_id, source, context, created_at, updated_at)
+      thread_id, source, context, created_at, updated_at${docColumn})
     select ${memory.tenantId}, ${memory.memoryId}, ${memory.requestId}, ${memory.bodyHash}, ${memory.text},
       ${memory.summary}, ${JSON.stringify(memory.domainFlags)}, ${memory.threadId}, ${memory.source},
-      ${previous}, ${memory.createdAt}, ${memory.createdAt}
+      ${previous}, ${memory.createdAt}, ${memory.createdAt}${doc}
     where true on conflict (tenant_id, request_id) do nothing`.execute(ctx.db);
 }
 

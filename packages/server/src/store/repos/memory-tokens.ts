@@ -1,10 +1,8 @@
-import { type RawBuilder, sql } from "kysely";
+import { sql } from "kysely";
+import type { SqlDialect, SqlExecutor } from "../drivers/sql-dialect.js";
 import { MEMORY_FTS5_TOKENIZER } from "../migrations/v13-memories.js";
 
-/** Anything a raw query runs on: a Kysely instance or a transaction, whatever its schema type. */
-export type SqlExecutor = Parameters<RawBuilder<unknown>["execute"]>[0];
-
-/** A memory's terms as the SQLite memory index sees them. */
+/** A memory's terms as the memory index sees them. */
 export interface MemoryTerms {
   /** Term -> [occurrences in the text, occurrences in the context]. */
   readonly counts: ReadonlyMap<string, readonly [number, number]>;
@@ -12,9 +10,10 @@ export interface MemoryTerms {
   readonly length: number;
 }
 
-// The tokenizer is SQLite's own: an FTS5 table in the connection's temp schema, never committed
-// to the database file, whose instance vocabulary lists the terms of the rows just put in. So the
-// index stems and folds exactly as the FTS5 index of migration 13 did, in C.
+// Each backend tokenizes as its full-text search did before the index, in its own C code. SQLite: an
+// FTS5 table in the connection's temp schema, never committed to the database file, whose instance
+// vocabulary lists the terms of the rows just put in (migration 13's tokenizer). PostgreSQL:
+// to_tsvector('english'), the tsvector column's configuration, whose positions give the counts.
 const CREATE = [
   `create virtual table if not exists temp.memory_tokenizer using fts5(text, context, content = '',
     contentless_delete = 1, tokenize = '${MEMORY_FTS5_TOKENIZER}')`,
@@ -23,9 +22,10 @@ const CREATE = [
 /** Rows tokenized per statement. */
 const BATCH = 256;
 
-/** The terms of each (text, context), in order: SQLite only. */
+/** The terms of each (text, context), in order. */
 export async function tokenizeMemories(
   db: SqlExecutor,
+  dialect: SqlDialect,
   docs: ReadonlyArray<{ readonly text: string; readonly context: string }>,
 ): Promise<MemoryTerms[]> {
   const out: MemoryTerms[] = [];
@@ -33,6 +33,7 @@ export async function tokenizeMemories(
     const batch = docs.slice(start, start + BATCH);
     const rows = await tokenize(
       db,
+      dialect,
       batch.map((d) => [d.text, d.context]),
     );
     const counts = batch.map(() => new Map<string, [number, number]>());
@@ -54,16 +55,28 @@ export async function tokenizeMemories(
   return out;
 }
 
-/** Query words already tokenized: a word -> its terms (usually one stem). Bounded, oldest out first. */
-const wordTerms = new Map<string, readonly string[]>();
+/**
+ * Query words already tokenized, per backend (the two stem differently): a word -> its terms
+ * (usually one stem). Bounded, oldest out first.
+ */
+const wordTermsOf = {
+  sqlite: new Map<string, readonly string[]>(),
+  postgres: new Map<string, readonly string[]>(),
+};
 const WORD_CACHE_SIZE = 8192;
 
 /** The index terms of the query words, in order, a term repeated per word that became it. */
-export async function queryTerms(db: SqlExecutor, words: readonly string[]): Promise<string[]> {
+export async function queryTerms(
+  db: SqlExecutor,
+  dialect: SqlDialect,
+  words: readonly string[],
+): Promise<string[]> {
+  const wordTerms = wordTermsOf[dialect.kind];
   const missing = [...new Set(words.filter((w) => !wordTerms.has(w)))];
   if (missing.length > 0) {
     const rows = await tokenize(
       db,
+      dialect,
       missing.map((w) => [w, ""]),
     );
     const found = missing.map(() => [] as Array<{ term: string; offset: number }>);
@@ -81,11 +94,33 @@ export async function queryTerms(db: SqlExecutor, words: readonly string[]): Pro
 }
 
 interface InstanceRow {
-  doc: number | bigint;
+  doc: number | bigint | string;
   term: string;
   col: string;
-  n: number | bigint;
-  offset: number | bigint;
+  n: number | bigint | string;
+  offset: number | bigint | string;
+}
+
+// Each (text, context) pair's terms, one row per document, term and column; `doc` counts from 1.
+function tokenize(
+  db: SqlExecutor,
+  dialect: SqlDialect,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): Promise<InstanceRow[]> {
+  return dialect.kind === "postgres" ? tokenizePostgres(db, pairs) : tokenizeSqlite(db, pairs);
+}
+
+// A lexeme's positions are its occurrences (to_tsvector keeps up to 256 of them).
+async function tokenizePostgres(
+  db: SqlExecutor,
+  pairs: ReadonlyArray<readonly [string, string]>,
+): Promise<InstanceRow[]> {
+  const { rows } = await sql<InstanceRow>`select d.ord as doc, t.lexeme as term, c.col,
+      coalesce(cardinality(t.positions), 1) as n, coalesce(t.positions[1], 0) as "offset"
+    from jsonb_array_elements(cast(${JSON.stringify(pairs)} as jsonb)) with ordinality as d(value, ord)
+    cross join lateral (values ('text', d.value ->> 0), ('context', d.value ->> 1)) as c(col, body)
+    cross join lateral unnest(to_tsvector('english'::regconfig, c.body)) as t`.execute(db);
+  return rows;
 }
 
 // Each call takes its own block of rowids and reads and deletes only those: the three statements
@@ -94,7 +129,7 @@ const BLOCK = 2 ** 20;
 let blocks = 0;
 
 // Rowid base + i + 1 is pairs[i] (batches stay far below a block); its rows go again even when reading failed.
-async function tokenize(
+async function tokenizeSqlite(
   db: SqlExecutor,
   pairs: ReadonlyArray<readonly [string, string]>,
 ): Promise<InstanceRow[]> {

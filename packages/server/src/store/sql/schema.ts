@@ -282,7 +282,11 @@ export interface ThoughtsTable {
   created_at: string;
 }
 
-/** Migration 13: explicit memories; PostgreSQL indexes them with a tsvector, SQLite (v21) in memory_terms. */
+/**
+ * Migration 13: explicit memories, searched through the memory index (SQLite v21, PostgreSQL v23). On
+ * PostgreSQL, v23 adds `index_doc`, the document number the index gives the memory (raw SQL only), and
+ * migration 13's tsvector column stays, unused by this version.
+ */
 export interface MemoriesTable {
   seq: Generated<number | string>;
   tenant_id: string;
@@ -325,7 +329,7 @@ export interface AgencySignaturesTable {
 }
 
 /** The whole schema after the latest migration. */
-/** Migration 20 (SQLite): a chunk of a term's postings in a tenant's memories (repos/memory-index.ts). */
+/** Migrations 21 (SQLite) and 23 (PostgreSQL): a chunk of a term's postings in a tenant's memories (repos/memory-index.ts). */
 export interface MemoryPostingsTable {
   tenant_id: string;
   term: string;
@@ -336,7 +340,7 @@ export interface MemoryPostingsTable {
   postings: Uint8Array;
 }
 
-/** Migration 20 (SQLite): how many of a tenant's memories hold a term, and its postings' version. */
+/** Migrations 21 and 23: how many of a tenant's memories hold a term, and its postings' version. */
 export interface MemoryTermsTable {
   tenant_id: string;
   term: string;
@@ -349,7 +353,7 @@ export interface MemoryTermsTable {
   last_seq: number | null;
 }
 
-/** Migration 20 (SQLite): what the memory index holds per tenant. */
+/** Migrations 21 and 23: what the memory index holds per tenant. */
 export interface MemoryIndexStateTable {
   tenant_id: string;
   indexed_seq: number;

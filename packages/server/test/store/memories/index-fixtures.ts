@@ -231,3 +231,18 @@ export async function expectIndexMatches(store: SqlSolStore, tenantId = TENANT):
 }
 
 const ALL = "\u0000";
+
+/** The hits are the reference's memories, in its order, with its scores (to 9 decimals). */
+export function expectRanking(
+  hits: ReadonlyArray<{ memory: { memoryId: string }; score: number }>,
+  expected: ReadonlyArray<{ id: string; score: number }>,
+  query: string,
+): void {
+  expect(
+    hits.map((h) => h.memory.memoryId),
+    query,
+  ).toEqual(expected.map((e) => e.id));
+  hits.forEach((h, i) => {
+    expect(h.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
+  });
+}

@@ -8,6 +8,7 @@ import { openStore, type SqlSolStore } from "../../../src/index.js";
 import {
   corpus,
   expectIndexMatches,
+  expectRanking,
   fts5Ranking,
   insertRaw,
   newMemory,
@@ -44,11 +45,7 @@ describe("the SQLite memory index", () => {
     ];
     for (const query of queries) {
       const hits = await store.memories.search(TENANT, { query, limit: 10 });
-      const expected = fts5Ranking(rows, query, 10);
-      expect(ids(hits), query).toEqual(expected.map((e) => e.id));
-      hits.forEach((h, i) => {
-        expect(h.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
-      });
+      expectRanking(hits, fts5Ranking(rows, query, 10), query);
     }
     await expectIndexMatches(store);
   });
@@ -64,11 +61,7 @@ describe("the SQLite memory index", () => {
     for (let i = 0; i < 20; i++) {
       const query = Array.from({ length: 1 + (i % 5) }, draw).join(" ");
       const hits = await store.memories.search(TENANT, { query, limit: 10 });
-      const expected = fts5Ranking(mine, query, 10, theirs);
-      expect(ids(hits), query).toEqual(expected.map((e) => e.id));
-      hits.forEach((h, j) => {
-        expect(h.score).toBeCloseTo(expected[j]?.score ?? Number.NaN, 9);
-      });
+      expectRanking(hits, fts5Ranking(mine, query, 10, theirs), query);
     }
     await expectIndexMatches(store);
     await expectIndexMatches(store, "tenant-other");

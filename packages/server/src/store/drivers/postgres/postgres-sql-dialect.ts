@@ -22,4 +22,14 @@ export const POSTGRES_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
       db,
     );
   },
+  async lockMemoryIndex(db, tenantId) {
+    await sql`select pg_advisory_xact_lock(hashtext(${tenantId}), hashtext('sol:memory-index'))`.execute(db);
+  },
+  // pg sends a JS array as an array literal.
+  isIn: (values, type) => sql`= any(cast(${values} as ${sql.raw(type === "text" ? "text[]" : "bigint[]")}))`,
+  jsonItems: (json, alias) =>
+    sql`jsonb_array_elements(cast(${json} as jsonb)) as ${sql.raw(assertSqlName(alias))}(value)`,
+  bytesFromHex: (hex) => sql`decode(${hex}, 'hex')`,
+  concatBytes: (a, b) => sql`${a} || ${b}`,
+  storeWideTenant: "",
 });

@@ -14,4 +14,11 @@ export const SQLITE_SQL_DIALECT: SqlDialect = Object.freeze<SqlDialect>({
   placeholder: () => "?",
   statementErrorKeepsTransaction: true,
   lockTraceTenant: async () => {},
+  lockMemoryIndex: async () => {},
+  isIn: (values) => sql`in (select value from json_each(${JSON.stringify(values)}))`,
+  jsonItems: (json, alias) => sql`json_each(${json}) as ${sql.raw(assertSqlName(alias))}`,
+  bytesFromHex: (hex) => sql`unhex(${hex})`,
+  // `||` makes text of two blobs: the cast takes the bytes back as a blob.
+  concatBytes: (a, b) => sql`cast(${a} || ${b} as blob)`,
+  storeWideTenant: "\u0000",
 });
