@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Memory-retrieval benchmark (issue 21, "Measure"), run by `npm run bench:memory`:
 //  (a) recall@1/5/10 of the evidence turns on the LoCoMo development split THROUGH THE PUBLIC API: a
-//      server on a SQLite file, every dialogue turn POSTed to /v1/memories ("Speaker: text", one
-//      threadId per session, one API key per conversation), each question of categories 1-4 asked
-//      with GET /v1/memories?q=&limit=10; plain BM25 over the same texts beside it, in the same run;
+//      server on a SQLite file (and, unless --no-pg, one on PostgreSQL), every dialogue turn POSTed to
+//      /v1/memories ("Speaker: text", one threadId per session, one API key per conversation), each
+//      question of categories 1-4 asked with GET /v1/memories?q=&limit=10; plain BM25 over the same
+//      texts beside it, in the same run;
 //  (b) search latency at 10k (and, with --100k, 100k) memories in one tenant, through the store
 //      (MemoryStore.search), on SQLite and PostgreSQL;
 //  (c) the breakpoint signal detectors' table (scripts/bench-signals.mjs).
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { runSignalBench } from "./bench-signals.mjs";
 import { createBm25 } from "./bm25-baseline.mjs";
 import { findLocomo, readLocomo } from "./locomo.mjs";
-import { measureLatency } from "./memory-latency.mjs";
+import { measureLatency, pgSchemaUrl } from "./memory-latency.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const server = await import(join(repo, "packages/server/dist/index.js"));
@@ -81,13 +82,13 @@ async function request(base, key, method, path, body) {
 }
 
 // One API key (tenant) per conversation, so a question only ever ranks its own conversation's turns.
-async function runThroughApi(dir) {
+async function runThroughApi(dbUrl) {
   const keys = conversations.map((c) => `bench-key-${c.id}`);
   const config = server.loadConfig({
     env: {
       SOL_PORT: "0",
       SOL_HOST: "127.0.0.1",
-      SOL_DB_URL: `sqlite:${join(dir, "locomo.db")}`,
+      SOL_DB_URL: dbUrl,
       SOL_RATE_LIMIT_PER_MIN: "0",
       SOL_API_KEYS: conversations.map((c, i) => `locomo-${c.id}:${keys[i]}`).join(","),
     },
@@ -147,8 +148,16 @@ try {
     results.recall.push({ label, row });
     printRow(label, row);
   };
-  const api = await runThroughApi(dir);
+  const api = await runThroughApi(`sqlite:${join(dir, "locomo.db")}`);
   add("SolServer GET /v1/memories?q= (SQLite memory index, through HTTP)", api.row);
+  if (withPg) {
+    const schema = await pgSchemaUrl(PG_URL, "locomo");
+    try {
+      add("SolServer GET /v1/memories?q= (PostgreSQL, through HTTP)", (await runThroughApi(schema.url)).row);
+    } finally {
+      await schema.drop();
+    }
+  }
   add(
     "plain BM25 k1 1.2 b 0.75, turn text",
     runBm25((t) => t.text),
