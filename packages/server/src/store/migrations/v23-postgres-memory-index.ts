@@ -42,5 +42,7 @@ export const v23PostgresMemoryIndex: Migration = {
     for (const statement of POSTGRES) await sql.raw(statement).execute(db);
     const { rows } = await sql<{ tenant_id: string }>`select distinct tenant_id from memories`.execute(db);
     for (const { tenant_id } of rows) await indexPending(db, POSTGRES_SQL_DIALECT, tenant_id);
+    // Every row has a new version now: statistics from before would count them all as unnumbered.
+    await sql`analyze memories`.execute(db);
   },
 };

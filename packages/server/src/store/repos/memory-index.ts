@@ -31,13 +31,18 @@ export interface PendingRow {
   domain_flags: string;
 }
 
-/** Indexes the tenant's memories not indexed yet, in document order. Run it inside a write transaction. */
-export async function indexPending(db: SqlExecutor, dialect: SqlDialect, tenantId: string): Promise<void> {
+/**
+ * Indexes the tenant's memories not indexed yet, in document order, and answers how many. Run it
+ * inside a write transaction.
+ */
+export async function indexPending(db: SqlExecutor, dialect: SqlDialect, tenantId: string): Promise<number> {
   await dialect.lockMemoryIndex(db, tenantId);
+  let indexed = 0;
   for (;;) {
     const rows = await nextPending(db, dialect, tenantId);
     const last = rows.at(-1);
-    if (last === undefined) return;
+    if (last === undefined) return indexed;
+    indexed += rows.length;
     const terms = await tokenizeMemories(db, dialect, rows);
     const byTerm = new Map<string, Posting[]>();
     const add = (term: string, posting: Posting) => {
@@ -63,7 +68,7 @@ export async function indexPending(db: SqlExecutor, dialect: SqlDialect, tenantI
       heads,
     );
     await countMemories(db, dialect, tenantId, rows.length, tokens, Number(last.seq));
-    if (rows.length < CATCH_UP_BATCH) return;
+    if (rows.length < CATCH_UP_BATCH) return indexed;
   }
 }
 

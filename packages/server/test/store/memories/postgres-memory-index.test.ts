@@ -266,6 +266,21 @@ describe.skipIf(pgTestsDisabled())("the PostgreSQL memory index", () => {
     expect(await store.memories.search("", { query: "budget", limit: 5 })).toEqual([]);
   });
 
+  it("takes new statistics after a bulk load, so its check for unnumbered rows stays an index probe", async () => {
+    const store = await open(await freshSchema());
+    await insertRaw(store, corpus(1200, 13));
+    // Statistics taken while every row waits for its number, as autovacuum may take them after a load.
+    await sql`analyze memories`.execute(store.db);
+    const plan = async () => {
+      const { rows } = await sql<{ "QUERY PLAN": string }>`explain select exists (select 1 from memories
+        where tenant_id = ${TENANT} and index_doc is null)`.execute(store.db);
+      return rows.map((r) => r["QUERY PLAN"]).join("\n");
+    };
+    expect(await plan()).toMatch(/Seq Scan on memories/);
+    expect(await store.memories.search(TENANT, { query: VOCAB[2] ?? "", limit: 3 })).toHaveLength(3);
+    expect(await plan()).toMatch(/memories_unindexed/);
+  });
+
   it("stems as PostgreSQL's english configuration does", async () => {
     const store = await open(await freshSchema());
     await store.memories.save(newMemory("paint", "Selling the paintings"));
