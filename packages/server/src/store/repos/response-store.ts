@@ -4,7 +4,7 @@ import type { StoreContext } from "../sql/context.js";
 import { insertRowsRaw } from "../sql/raw-insert.js";
 import type { ResponsesTable } from "../sql/schema.js";
 
-const RESPONSE_COLUMNS = [
+export const RESPONSE_COLUMNS = [
   "tenant_id",
   "request_id",
   "transmission_id",
@@ -26,16 +26,19 @@ export interface NewResponse {
 /** Inserts the stored response; a second one for the same requestId is a unique violation. */
 export async function insertResponse(ctx: StoreContext, input: NewResponse): Promise<void> {
   // Precompiled: this runs inside every turn's commit.
-  await insertRowsRaw(ctx, "responses", RESPONSE_COLUMNS, [
-    [
-      input.tenantId,
-      input.requestId,
-      input.transmissionId,
-      input.bodyHash,
-      encodeJson(input.response, "response"),
-      input.createdAt,
-    ],
-  ]);
+  await insertRowsRaw(ctx, "responses", RESPONSE_COLUMNS, [responseRow(input)]);
+}
+
+/** The response's values in {@link RESPONSE_COLUMNS} order. */
+export function responseRow(input: NewResponse): unknown[] {
+  return [
+    input.tenantId,
+    input.requestId,
+    input.transmissionId,
+    input.bodyHash,
+    encodeJson(input.response, "response"),
+    input.createdAt,
+  ];
 }
 
 /** ResponseStore over the responses table. */

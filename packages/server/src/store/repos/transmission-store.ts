@@ -53,6 +53,14 @@ export function assertTransition(from: TransmissionStatus, to: TransmissionStatu
   }
 }
 
+/** An attempt's finish as a turn's success writes it: status, end and latency, no error code. */
+export function isUsualFinish(
+  patch: Pick<DeliveryAttempt, "status"> &
+    Partial<Pick<DeliveryAttempt, "endedAt" | "errorCode" | "latencyMs">>,
+): patch is Pick<DeliveryAttempt, "status"> & { endedAt: string; latencyMs: number; errorCode?: undefined } {
+  return patch.endedAt !== undefined && patch.latencyMs !== undefined && patch.errorCode === undefined;
+}
+
 /** Finishes a delivery attempt through `ctx.db` (the store's handle or a caller's transaction). */
 export async function finishAttemptIn(
   ctx: StoreContext,
@@ -65,22 +73,21 @@ export async function finishAttemptIn(
     throw new SolError("not_found", `Delivery attempt ${attemptId} not found`);
   assertStorableKeys({ errorCode: patch.errorCode });
   // The usual shape (a turn's success: status, end and latency) is precompiled; others are built.
-  const result =
-    patch.endedAt !== undefined && patch.latencyMs !== undefined && patch.errorCode === undefined
-      ? await finishSucceededQuery(ctx, patch.status, patch.endedAt, patch.latencyMs, tenantId, attemptId)
-      : await ctx.db.executeQuery(
-          ctx.db
-            .updateTable("delivery_attempts")
-            .set({
-              status: patch.status,
-              ...(patch.endedAt === undefined ? {} : { ended_at: patch.endedAt }),
-              ...(patch.errorCode === undefined ? {} : { error_code: patch.errorCode }),
-              ...(patch.latencyMs === undefined ? {} : { latency_ms: patch.latencyMs }),
-            })
-            .where("tenant_id", "=", tenantId)
-            .where("attempt_id", "=", attemptId)
-            .compile(),
-        );
+  const result = isUsualFinish(patch)
+    ? await finishSucceededQuery(ctx, patch.status, patch.endedAt, patch.latencyMs, tenantId, attemptId)
+    : await ctx.db.executeQuery(
+        ctx.db
+          .updateTable("delivery_attempts")
+          .set({
+            status: patch.status,
+            ...(patch.endedAt === undefined ? {} : { ended_at: patch.endedAt }),
+            ...(patch.errorCode === undefined ? {} : { error_code: patch.errorCode }),
+            ...(patch.latencyMs === undefined ? {} : { latency_ms: patch.latencyMs }),
+          })
+          .where("tenant_id", "=", tenantId)
+          .where("attempt_id", "=", attemptId)
+          .compile(),
+      );
   if ((result.numAffectedRows ?? 0n) === 0n)
     throw new SolError("not_found", `Delivery attempt ${attemptId} not found`);
 }

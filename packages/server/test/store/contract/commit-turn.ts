@@ -244,15 +244,20 @@ export function commitTurnContract(harness: PortHarness): void {
       expect(events[0]?.prevHash).toBe(GENESIS_HASH);
     });
 
-    it("an unknown delivery attempt fails the whole commit", async () => {
+    // A turn's usual finish (status, end, latency) and a partial one take different statements.
+    it.each([
+      ["a partial finish", { status: "succeeded" as const }],
+      ["a turn's usual finish", { status: "succeeded" as const, endedAt: T0, latencyMs: 7 }],
+    ])("an unknown delivery attempt fails the whole commit (%s)", async (_, patch) => {
       const store = await harness.open();
       await claimSending(store, "r1");
       const input = turnInput(T, "r1", 0, {
         trace: { traceRunId: "run-r1", drafts: [draft("respond")] },
-        finishAttempt: { attemptId: "att-missing", patch: { status: "succeeded" } },
+        finishAttempt: { attemptId: "att-missing", patch },
       });
       expect(await errorCode(store.commitTurn(input))).toBe("not_found");
       expect(await store.messages.countInThread(T, "thread-1")).toBe(0);
+      expect(await store.responses.get(T, "r1")).toBeNull();
       expect(await store.traces.get(T, "run-r1")).toEqual([]);
       expect((await store.transmissions.get(T, "tx-r1"))?.status).toBe("sending");
     });
