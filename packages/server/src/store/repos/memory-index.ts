@@ -20,8 +20,12 @@ import { tokenizeMemories } from "./memory-tokens.js";
 export const POSTINGS_PER_CHUNK = 192;
 /** A domain flag's memories are the postings of this term plus the flag: no token holds `#`. */
 export const DOMAIN_TERM_PREFIX = "#";
-/** Memories read and indexed per statement while catching up. */
-const CATCH_UP_BATCH = 500;
+/**
+ * Memories read and indexed per statement while catching up. Each batch rewrites the rows of every
+ * term it holds: 5,000 instead of 500 halved a PostgreSQL catch-up of 20k memories (9.6 to 4.7 s) and
+ * cut SQLite's by a quarter (4.5 to 3.4 s).
+ */
+const CATCH_UP_BATCH = 5000;
 
 /** A memory as the index reads it; `seq` is its document number. */
 export interface PendingRow {

@@ -266,9 +266,10 @@ describe.skipIf(pgTestsDisabled())("the PostgreSQL memory index", () => {
     expect(await store.memories.search("", { query: "budget", limit: 5 })).toEqual([]);
   });
 
-  it("takes new statistics after a bulk load, so its check for unnumbered rows stays an index probe", async () => {
+  it("numbers a bulk load in batches and takes new statistics, so its check for unnumbered rows stays an index probe", async () => {
     const store = await open(await freshSchema());
-    await insertRaw(store, corpus(1200, 13));
+    // More than one catch-up batch (5,000).
+    await insertRaw(store, corpus(5200, 13));
     // Statistics taken while every row waits for its number, as autovacuum may take them after a load.
     await sql`analyze memories`.execute(store.db);
     const plan = async () => {
@@ -279,6 +280,7 @@ describe.skipIf(pgTestsDisabled())("the PostgreSQL memory index", () => {
     expect(await plan()).toMatch(/Seq Scan on memories/);
     expect(await store.memories.search(TENANT, { query: VOCAB[2] ?? "", limit: 3 })).toHaveLength(3);
     expect(await plan()).toMatch(/memories_unindexed/);
+    await expectIndexMatches(store);
   });
 
   it("stems as PostgreSQL's english configuration does", async () => {
