@@ -175,28 +175,7 @@ export async function expectIndexMatches(store: SqlSolStore, tenantId = TENANT):
   } finally {
     db.close();
   }
-  const chunks = await sql<{
-    term: string;
-    chunk: number;
-    n: number;
-    last_seq: number;
-    postings: Uint8Array;
-  }>`
-    select term, chunk, n, last_seq, postings from memory_postings where tenant_id = ${tenantId}
-    order by term, chunk`.execute(store.db);
-  const actual = new Map<string, Array<[number, number, number, number]>>();
-  const keys = new Map<string, number[]>();
-  for (const c of chunks.rows) {
-    const postings = decodePostings(Number(c.chunk), c.postings);
-    expect(postings.length, `chunk ${c.term}/${c.chunk}`).toBe(Number(c.n));
-    expect(postings.length).toBeGreaterThan(0);
-    expect(postings.at(-1)?.seq).toBe(Number(c.last_seq));
-    expect(postings.length).toBeLessThanOrEqual(192);
-    const list = actual.get(c.term) ?? [];
-    list.push(...postings.map((p): [number, number, number, number] => [p.seq, p.text, p.context, p.length]));
-    actual.set(c.term, list);
-    keys.set(c.term, [...(keys.get(c.term) ?? []), Number(c.chunk)]);
-  }
+  const actual = await readIndexPostings(store, tenantId);
   for (const list of expected.values()) list.sort((a, b) => a[0] - b[0]);
   expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
   const terms = await sql<{ term: string; df: number }>`select term, df from memory_terms
@@ -245,4 +224,35 @@ export function expectRanking(
   hits.forEach((h, i) => {
     expect(h.score).toBeCloseTo(expected[i]?.score ?? Number.NaN, 9);
   });
+}
+
+/** A posting as the tests compare them: [document, text count, context count, length]. */
+export type PostingTuple = [number, number, number, number];
+
+/** The tenant's postings by term as stored, each chunk checked against its row (count, last, size). */
+export async function readIndexPostings(
+  store: SqlSolStore,
+  tenantId: string,
+): Promise<Map<string, PostingTuple[]>> {
+  const chunks = await sql<{
+    term: string;
+    chunk: number | string;
+    n: number;
+    last_seq: number | string;
+    postings: Uint8Array;
+  }>`
+    select term, chunk, n, last_seq, postings from memory_postings where tenant_id = ${tenantId}
+    order by term, chunk`.execute(store.db);
+  const actual = new Map<string, PostingTuple[]>();
+  for (const c of chunks.rows) {
+    const postings = decodePostings(Number(c.chunk), c.postings);
+    expect(postings.length, `chunk ${c.term}/${c.chunk}`).toBe(Number(c.n));
+    expect(postings.length).toBeGreaterThan(0);
+    expect(postings.at(-1)?.seq).toBe(Number(c.last_seq));
+    expect(postings.length).toBeLessThanOrEqual(192);
+    const list = actual.get(c.term) ?? [];
+    list.push(...postings.map((p): PostingTuple => [p.seq, p.text, p.context, p.length]));
+    actual.set(c.term, list);
+  }
+  return actual;
 }

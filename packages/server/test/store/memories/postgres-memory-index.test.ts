@@ -2,14 +2,15 @@ import { extractQueryTerms, SEARCH_CONTEXT_WEIGHT, seededRandom } from "@solserv
 import { sql } from "kysely";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore, type SqlSolStore } from "../../../src/index.js";
-import { decodePostings } from "../../../src/store/repos/memory-postings.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../../support/pg.js";
 import {
   corpus,
   expectRanking,
   insertRaw,
   newMemory,
+  type PostingTuple,
   type Row,
+  readIndexPostings,
   TENANT,
   VOCAB,
   zipf,
@@ -18,8 +19,6 @@ import {
 // The PostgreSQL memory index (migration 23): the SQLite index's format and ranking over PostgreSQL's
 // english tokenizer, with document numbers given in order under the tenant's lock. The references
 // here are built from to_tsvector in SQL and BM25 written out, never from the index's own code.
-
-type Posting = [doc: number, text: number, context: number, length: number];
 
 const stores: SqlSolStore[] = [];
 const schemas: PgTestSchema[] = [];
@@ -61,11 +60,11 @@ async function expectedPostings(store: SqlSolStore, tenantId: string) {
     counts.set(r.term, byDoc);
     lengths.set(doc, (lengths.get(doc) ?? 0) + Number(r.n));
   }
-  const expected = new Map<string, Posting[]>();
+  const expected = new Map<string, PostingTuple[]>();
   for (const [term, byDoc] of counts)
     expected.set(
       term,
-      [...byDoc].map(([doc, [t, c]]): Posting => [doc, t, c, lengths.get(doc) ?? 0]),
+      [...byDoc].map(([doc, [t, c]]): PostingTuple => [doc, t, c, lengths.get(doc) ?? 0]),
     );
   const live = await sql<{ doc: string | null; flags: string }>`select index_doc as doc, domain_flags as flags
     from memories where tenant_id = ${tenantId}`.execute(store.db);
@@ -85,25 +84,7 @@ async function expectedPostings(store: SqlSolStore, tenantId: string) {
 /** The index holds exactly the live memories' terms, counts and heads, and the store-wide sums. */
 async function expectIndexMatches(store: SqlSolStore, tenantId = TENANT): Promise<void> {
   const { expected, docs, tokens } = await expectedPostings(store, tenantId);
-  const chunks = await sql<{
-    term: string;
-    chunk: string;
-    n: number;
-    last_seq: string;
-    postings: Uint8Array;
-  }>`
-    select term, chunk, n, last_seq, postings from memory_postings where tenant_id = ${tenantId}
-    order by term, chunk`.execute(store.db);
-  const actual = new Map<string, Posting[]>();
-  for (const c of chunks.rows) {
-    const postings = decodePostings(Number(c.chunk), c.postings);
-    expect(postings.length, `chunk ${c.term}/${c.chunk}`).toBe(Number(c.n));
-    expect(postings.at(-1)?.seq).toBe(Number(c.last_seq));
-    expect(postings.length).toBeLessThanOrEqual(192);
-    const list = actual.get(c.term) ?? [];
-    list.push(...postings.map((p): Posting => [p.seq, p.text, p.context, p.length]));
-    actual.set(c.term, list);
-  }
+  const actual = await readIndexPostings(store, tenantId);
   expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
   const terms = await sql<{ term: string; df: number }>`select term, df from memory_terms
     where tenant_id = ${tenantId}`.execute(store.db);
