@@ -5,8 +5,8 @@ import type { StoreDialect } from "../sql/schema.js";
 import type { Migration } from "./ddl.js";
 
 // PostgreSQL's memory search reads the memory index (repos/memory-index.ts), as SQLite's has since
-// v21: ts_rank over the GIN index ranked every row matching any query word, 95-160 ms a search at
-// 100k memories in one tenant (bench:memory). A posting names a memory by `index_doc`, the number the
+// v21: ts_rank over the GIN index ranked every row matching any query word, 41-44 ms a search at the
+// median and 110-149 ms at p99 with 100k memories in one tenant (bench:memory). A posting names a memory by `index_doc`, the number the
 // index gives it in order under the tenant's lock: seqs come from a sequence and can commit out of
 // order, and postings must ascend. The tsvector column and its GIN index stay for now, so servers of
 // an older version still search while a fleet rolls over; their saves are indexed by the next search.
