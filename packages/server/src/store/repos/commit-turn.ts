@@ -140,9 +140,13 @@ async function storeResponse(tx: StoreContext, input: CommitTurnInput): Promise<
   if (finish !== undefined) await finishAttemptIn(tx, input.tenantId, finish.attemptId, finish.patch);
 }
 
-const RESPONSE_AND_FINISH_SQL = `with response as (${multiRowInsertSql("postgres", "responses", RESPONSE_COLUMNS, 1)})
-  update "delivery_attempts" set "status" = $7, "ended_at" = $8, "latency_ms" = $9
-  where "tenant_id" = $10 and "attempt_id" = $11`;
+// The update's parameters follow the response's, however many columns it has.
+const RESPONSE_AND_FINISH_SQL = (() => {
+  const at = (i: number) => `$${RESPONSE_COLUMNS.length + i}`;
+  return `with response as (${multiRowInsertSql("postgres", "responses", RESPONSE_COLUMNS, 1)})
+  update "delivery_attempts" set "status" = ${at(1)}, "ended_at" = ${at(2)}, "latency_ms" = ${at(3)}
+  where "tenant_id" = ${at(4)} and "attempt_id" = ${at(5)}`;
+})();
 
 const markSucceededQuery = preparedQuery((db, now: string, tenantId: string, transmissionId: string) =>
   db

@@ -9,7 +9,7 @@ import {
   type TenantId,
 } from "@solserver/core";
 import { sql } from "kysely";
-import { sqlDialect } from "../drivers/sql-dialect.js";
+import { type SqlDialect, sqlDialect } from "../drivers/sql-dialect.js";
 import { assertStorableText, isStorableKey } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { indexPending, unindexMemory } from "./memory-index.js";
@@ -52,7 +52,7 @@ export function createMemoryStore(ctx: StoreContext): MemoryStore {
       if (memory.tenantId === dialect.storeWideTenant)
         throw new SolError("invalid_input", "tenantId must not be empty", { details: { field: "tenantId" } });
       const existing = await byRequest(memory.tenantId, memory.requestId);
-      if (existing === undefined) await insertAndIndex(ctx, memory);
+      if (existing === undefined) await insertAndIndex(ctx, dialect, memory);
       const stored = existing ?? (await byRequest(memory.tenantId, memory.requestId));
       if (stored === undefined) throw new Error(`memory ${memory.memoryId} was neither inserted nor found`);
       if (stored.body_hash !== memory.bodyHash) return { ok: false, reason: "idempotency_conflict" };
@@ -164,8 +164,7 @@ function assertStorable(memory: NewMemory): void {
 // The new row is indexed in the same transaction, so no search ever sees it unindexed. On
 // PostgreSQL the save takes the tenant's index lock first and writes the row with its document
 // number: numbering it afterwards would write the row twice, a new version in every index.
-async function insertAndIndex(ctx: StoreContext, memory: NewMemory): Promise<void> {
-  const dialect = sqlDialect(ctx.dialect);
+async function insertAndIndex(ctx: StoreContext, dialect: SqlDialect, memory: NewMemory): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     await dialect.lockMemoryIndex(trx, memory.tenantId);
     await insertMemory({ ...ctx, db: trx }, memory);
