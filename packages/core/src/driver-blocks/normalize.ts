@@ -1,3 +1,4 @@
+import { createLruCache } from "../cache/lru-cache.js";
 import { foldConfusable } from "../text/confusables.js";
 import { scanMarkup } from "../text/html-markup.js";
 import { isInvisibleCode } from "../text/invisible.js";
@@ -32,9 +33,22 @@ const LETTER = /\p{L}/u;
 const SETTLES_SIGMA = /[\s\p{L}\p{N}]/u;
 const WORD = /[\p{L}\p{N}_]/u;
 
+// A turn normalises its message more than once (the drift check and the re-anchor request each read
+// it), and normalising builds a string per character: the last few texts are kept, and equality of
+// the text decides a hit.
+const recentlyNormalized = createLruCache<string>({
+  capacity: 8,
+  charsBudget: 128 * 1024,
+  sizeOf: (normalized) => normalized.length,
+});
+
 /** Normalises text (or a pattern) for matching: see CompiledPattern for the rules. */
 export function normalizeForMatch(text: string): string {
-  return normalizeWithOffsets(text).normalized;
+  const kept = recentlyNormalized.get(text);
+  if (kept !== undefined) return kept;
+  const { normalized } = normalizeWithOffsets(text);
+  recentlyNormalized.set(text, normalized);
+  return normalized;
 }
 
 /** normalizeForMatch, keeping where each output character came from (see NormalizedWithOffsets). */

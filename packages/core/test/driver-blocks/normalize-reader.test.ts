@@ -109,3 +109,30 @@ describe("normalizeWithOffsets and settledLength", () => {
     expect(settledLength("x <b>y")).toBe(5);
   });
 });
+
+describe("normalizeForMatch keeps the last few texts it normalised", () => {
+  it("answers each text with its own normalisation, however texts repeat and interleave", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("A.I.", "gu<b>ar</b>", "Caf\u0065\u0301", "x", "X", "x ", ""), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        (texts) => {
+          for (const text of texts) {
+            expect(normalizeForMatch(text)).toBe(normalizeWithOffsets(text).normalized);
+          }
+        },
+      ),
+    );
+  });
+
+  it("normalises texts too long to keep, every time", () => {
+    const long = `${"Guaranteed RETURNS, e.g. ".repeat(4000)}<b>done</b>`;
+    const expected = normalizeWithOffsets(long).normalized;
+    expect(normalizeForMatch(long)).toBe(expected);
+    expect(normalizeForMatch(long)).toBe(expected);
+    expect(expected.startsWith("guaranteed returns, eg guaranteed")).toBe(true);
+    expect(expected.endsWith(", eg done")).toBe(true);
+  });
+});
