@@ -75,7 +75,7 @@ const addToThreadStats = preparedQuery(
       ),
 );
 
-const MESSAGE_COLUMNS = [
+export const MESSAGE_COLUMNS = [
   "tenant_id",
   "thread_id",
   "message_id",
@@ -98,16 +98,28 @@ export interface NewMessage {
   readonly createdAt: string;
 }
 
-/**
- * Inserts messages in the given order (their order in the thread) and adds them to their threads'
- * stats, with `turn` (churn and drift) when given; used inside commitTurn, whose transaction keeps
- * rows and stats in step.
- */
-export async function insertMessages(
-  ctx: StoreContext,
-  messages: readonly NewMessage[],
-  turn?: TurnStatsUpdate,
-): Promise<void> {
+/** One thread's stats change as a turn's messages make it (the values of `addToThreadStats`). */
+export interface ThreadStatsWrite {
+  readonly tenantId: string;
+  readonly threadId: string;
+  /** Messages added. */
+  readonly added: number;
+  readonly lastModeLabel: string | null;
+  readonly tokens: number;
+  /** 1 adds `tokens` to the churn, 0 restarts it at them. */
+  readonly carry: number;
+  readonly lastDrift: string | null;
+  readonly domainTags: string | null;
+}
+
+/** What inserting messages writes: each thread's stats change, then the rows in MESSAGE_COLUMNS order. */
+export interface MessageWrites {
+  readonly stats: readonly ThreadStatsWrite[];
+  readonly rows: readonly (readonly unknown[])[];
+}
+
+/** Checks messages and works out their rows and their threads' stats changes (`turn`: churn and drift). */
+export function messageWrites(messages: readonly NewMessage[], turn?: TurnStatsUpdate): MessageWrites {
   for (const message of messages) {
     assertStorableKeys({
       tenantId: message.tenantId,
@@ -131,33 +143,59 @@ export async function insertMessages(
     if (message.role === "assistant" && message.modeLabel) entry.mode = message.modeLabel;
     added.set(key, entry);
   }
-  const drift = turn === undefined ? null : JSON.stringify(turn.drift);
+  const lastDrift = turn === undefined ? null : JSON.stringify(turn.drift);
   const domainTags = turn?.domainFlags?.length ? JSON.stringify([...new Set(turn.domainFlags)]) : null;
+  // A checkpoint turn's own exchange came with its capsule: churn counts only the turns after it.
+  const tokens = turn === undefined || turn.checkpointed ? 0 : Math.max(0, Math.round(turn.tokens));
+  const carry = turn?.checkpointed ? 0 : 1;
+  return {
+    stats: [...added.values()].map(({ tenantId, threadId, n, mode }) => ({
+      tenantId,
+      threadId,
+      added: n,
+      lastModeLabel: mode,
+      tokens,
+      carry,
+      lastDrift,
+      domainTags,
+    })),
+    rows: messages.map((message) => [
+      message.tenantId,
+      message.threadId,
+      message.messageId,
+      message.role,
+      message.content,
+      message.transmissionId,
+      message.modeLabel ?? null,
+      message.createdAt,
+    ]),
+  };
+}
+
+/**
+ * Writes `messageWrites`' result: each thread's stats, then the messages in the given order (their
+ * order in the thread). Used inside commitTurn, whose transaction keeps rows and stats in step.
+ */
+export async function writeMessages(ctx: StoreContext, { stats, rows }: MessageWrites): Promise<void> {
   // The stats row first: its row lock (PostgreSQL) makes concurrent commits on one thread take their
   // row ids one after the other, so a turn's messages stay adjacent and ids follow commit order, as
   // SQLite's single writer gives. Inserted after the messages, ids of two turns interleaved.
-  for (const { tenantId, threadId, n, mode } of added.values()) {
-    // A checkpoint turn's own exchange came with its capsule: churn counts only the turns after it.
-    const tokens = turn === undefined || turn.checkpointed ? 0 : Math.max(0, Math.round(turn.tokens));
-    const carry = turn?.checkpointed ? 0 : 1;
-    await addToThreadStats(ctx, tenantId, threadId, n, mode, tokens, carry, drift, domainTags);
+  for (const w of stats) {
+    await addToThreadStats(
+      ctx,
+      w.tenantId,
+      w.threadId,
+      w.added,
+      w.lastModeLabel,
+      w.tokens,
+      w.carry,
+      w.lastDrift,
+      w.domainTags,
+    );
   }
   // One statement per message: the row id (insertion order) is what listRecent sorts by, and
   // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
-  for (const message of messages) {
-    await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [
-      [
-        message.tenantId,
-        message.threadId,
-        message.messageId,
-        message.role,
-        message.content,
-        message.transmissionId,
-        message.modeLabel ?? null,
-        message.createdAt,
-      ],
-    ]);
-  }
+  for (const row of rows) await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [row]);
 }
 
 /** MessageStore over the messages table; order is insertion order. */

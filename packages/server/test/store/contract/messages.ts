@@ -97,22 +97,74 @@ export function messageContract(harness: PortHarness): void {
       expect((await store.messages.threadStats("tenant-b", "churn")).lastDrift).toBeNull();
     });
 
-    it("turns committed in parallel on one thread keep their user and assistant messages adjacent", async () => {
-      const store = await harness.open();
-      const turns = Array.from({ length: 24 }, (_, i) => i);
-      for (const i of turns) await store.transmissions.claim(claimInput(T, `par-r${i}`, { threadId: "par" }));
-      const results = await Promise.all(
-        turns.map((i) => store.commitTurn(turnInput(T, `par-r${i}`, i, { threadId: "par" }))),
-      );
-      expect(results.every((result) => result.ok)).toBe(true);
-      const window = await store.messages.listRecent(T, "par", 100);
-      expect(window).toHaveLength(48);
-      const pairs = Array.from({ length: 24 }, (_, k) => [window[2 * k], window[2 * k + 1]]);
-      for (const [user, assistant] of pairs) {
-        expect([user?.role, assistant?.role]).toEqual(["user", "assistant"]);
-        expect(assistant?.transmissionId).toBe(user?.transmissionId);
-      }
-    });
+    // With a finished attempt, PostgreSQL writes the stats, messages, response and finish as one
+    // statement (turn-exchange-postgres.ts); without one, one statement each.
+    it.each([
+      ["without an attempt to finish", false],
+      ["finishing each turn's attempt", true],
+    ])(
+      "turns committed in parallel on one thread keep their user and assistant messages adjacent (%s)",
+      async (_shape, finish) => {
+        const store = await harness.open();
+        const turns = Array.from({ length: 24 }, (_, i) => i);
+        const drift = { flare: false, regenerated: false, passed: true, violations: [] };
+        for (const i of turns) {
+          await store.transmissions.claim(claimInput(T, `par-r${i}`, { threadId: "par" }));
+          if (finish) {
+            await store.transmissions.startAttempt(T, {
+              attemptId: `par-att${i}`,
+              transmissionId: `tx-par-r${i}`,
+              status: "sending",
+              startedAt: "2026-01-01T00:00:00.000Z",
+            });
+          }
+        }
+        const results = await Promise.all(
+          turns.map((i) =>
+            store.commitTurn(
+              turnInput(T, `par-r${i}`, i, {
+                threadId: "par",
+                threadStats: { tokens: 10 + i, checkpointed: false, drift },
+                ...(finish
+                  ? {
+                      finishAttempt: {
+                        attemptId: `par-att${i}`,
+                        patch: { status: "succeeded", endedAt: "2026-01-01T00:00:01.000Z", latencyMs: i },
+                      },
+                    }
+                  : {}),
+              }),
+            ),
+          ),
+        );
+        expect(results.every((result) => result.ok)).toBe(true);
+        const window = await store.messages.listRecent(T, "par", 100);
+        expect(window).toHaveLength(48);
+        const pairs = Array.from({ length: 24 }, (_, k) => [window[2 * k], window[2 * k + 1]]);
+        for (const [user, assistant] of pairs) {
+          expect([user?.role, assistant?.role]).toEqual(["user", "assistant"]);
+          expect(assistant?.transmissionId).toBe(user?.transmissionId);
+          expect(user?.messageId).toBe(`u-${user?.transmissionId?.slice(3)}`);
+          expect(assistant?.modeLabel).toBe("companion");
+        }
+        expect(await store.messages.threadStats(T, "par")).toMatchObject({
+          messageCount: 48,
+          lastModeLabel: "companion",
+          churnTokens: turns.reduce((sum, i) => sum + 10 + i, 0),
+          lastDrift: drift,
+        });
+        for (const i of [0, 23]) {
+          expect((await store.responses.get(T, `par-r${i}`))?.bodyHash).toBe(`hash-par-r${i}`);
+          const tx = await store.transmissions.get(T, `tx-par-r${i}`);
+          expect(tx?.status).toBe("succeeded");
+          if (finish) {
+            expect(tx?.deliveryAttempts).toEqual([
+              expect.objectContaining({ attemptId: `par-att${i}`, status: "succeeded", latencyMs: i }),
+            ]);
+          }
+        }
+      },
+    );
 
     it("thread stats count churn past 2^31 tokens", async () => {
       const store = await harness.open();

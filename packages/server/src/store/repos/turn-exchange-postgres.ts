@@ -1,0 +1,110 @@
+import { CompiledQuery } from "kysely";
+import type { StoreContext } from "../sql/context.js";
+import { MESSAGE_COLUMNS, type MessageWrites, type ThreadStatsWrite } from "./message-store.js";
+import { RESPONSE_COLUMNS } from "./response-store.js";
+
+/** A turn's exchange as PostgreSQL writes it in one statement (see {@link writeExchangePostgres}). */
+export interface PostgresExchange {
+  /** The messages of one thread, in thread order, and that thread's stats change. */
+  readonly messages: MessageWrites & { readonly stats: readonly [ThreadStatsWrite] };
+  /** The stored response's values in RESPONSE_COLUMNS order. */
+  readonly response: readonly unknown[];
+  /** The delivery attempt's usual finish. */
+  readonly finish: {
+    readonly tenantId: string;
+    readonly attemptId: string;
+    readonly status: string;
+    readonly endedAt: string;
+    readonly latencyMs: number;
+  };
+}
+
+/**
+ * Writes a turn's thread stats, messages, stored response and the attempt's finish in one statement:
+ * one round trip where there were four. Each part reads the one before it (`select ... from` its
+ * RETURNING), which is what makes PostgreSQL run them in this order; data-modifying CTEs that do not
+ * depend on each other run in no promised order. So, as with one statement each: the stats row is
+ * locked before the messages take their ids (concurrent commits on one thread keep each turn's
+ * messages adjacent and in commit order), the user's message takes its id before the reply's, and the
+ * attempt's row is locked last. The attempt's update reads the response part, so it runs after it.
+ * False when no such attempt exists (the caller's transaction then rolls the rest back).
+ */
+export async function writeExchangePostgres(ctx: StoreContext, exchange: PostgresExchange): Promise<boolean> {
+  const { messages, response, finish } = exchange;
+  const stats = messages.stats[0];
+  const params: unknown[] = [
+    stats.tenantId,
+    stats.threadId,
+    stats.added,
+    stats.lastModeLabel,
+    stats.tokens,
+    stats.lastDrift,
+    stats.domainTags,
+    stats.carry,
+  ];
+  for (const row of messages.rows) params.push(...row);
+  params.push(...response);
+  params.push(finish.status, finish.endedAt, finish.latencyMs, finish.tenantId, finish.attemptId);
+  const result = await ctx.db.executeQuery(CompiledQuery.raw(exchangeSql(messages.rows.length), params));
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
+
+// Every value is cast to its column's type: in `insert ... select $n`, a bare parameter would be read
+// as text, and PostgreSQL has no assignment cast from text to json.
+const MESSAGE_TYPES = {
+  tenant_id: "text",
+  thread_id: "text",
+  message_id: "text",
+  role: "text",
+  content: "text",
+  transmission_id: "text",
+  mode_label: "text",
+  created_at: "text",
+} as const satisfies Record<(typeof MESSAGE_COLUMNS)[number], string>;
+
+const RESPONSE_TYPES = {
+  tenant_id: "text",
+  request_id: "text",
+  transmission_id: "text",
+  body_hash: "text",
+  response: "json",
+  created_at: "text",
+} as const satisfies Record<(typeof RESPONSE_COLUMNS)[number], string>;
+
+const STATS_PARAMS = 8;
+const sqlByMessages = new Map<number, string>();
+
+function exchangeSql(messageCount: number): string {
+  const cached = sqlByMessages.get(messageCount);
+  if (cached !== undefined) return cached;
+  let n = STATS_PARAMS;
+  const values = (types: Record<string, string>, columns: readonly string[]) =>
+    columns.map((column) => `$${++n}::${types[column]}`).join(", ");
+  const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
+  const parts = [
+    `stats as (insert into "thread_stats" ("tenant_id", "thread_id", "message_count", "last_mode_label",
+      "churn_tokens", "last_drift", "domain_tags") values ($1, $2, $3, $4, $5, $6, $7)
+    on conflict ("tenant_id", "thread_id") do update set
+      "message_count" = "thread_stats"."message_count" + "excluded"."message_count",
+      "last_mode_label" = coalesce("excluded"."last_mode_label", "thread_stats"."last_mode_label"),
+      "churn_tokens" = "excluded"."churn_tokens" + "thread_stats"."churn_tokens" * $8,
+      "last_drift" = coalesce("excluded"."last_drift", "thread_stats"."last_drift"),
+      "domain_tags" = coalesce("excluded"."domain_tags", "thread_stats"."domain_tags")
+    returning 1 as done)`,
+  ];
+  let previous = "stats";
+  for (let i = 1; i <= messageCount; i++) {
+    parts.push(`message_${i} as (insert into "messages" (${names(MESSAGE_COLUMNS)})
+      select ${values(MESSAGE_TYPES, MESSAGE_COLUMNS)} from ${previous} returning 1 as done)`);
+    previous = `message_${i}`;
+  }
+  parts.push(`response as (insert into "responses" (${names(RESPONSE_COLUMNS)})
+    select ${values(RESPONSE_TYPES, RESPONSE_COLUMNS)} from ${previous} returning 1 as done)`);
+  const at = (i: number) => `$${n + i}`;
+  const text = `with ${parts.join(",\n")}
+  update "delivery_attempts" set "status" = ${at(1)}, "ended_at" = ${at(2)}, "latency_ms" = ${at(3)}
+  from response
+  where "delivery_attempts"."tenant_id" = ${at(4)} and "delivery_attempts"."attempt_id" = ${at(5)}`;
+  sqlByMessages.set(messageCount, text);
+  return text;
+}
