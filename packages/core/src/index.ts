@@ -315,6 +315,7 @@ export type {
   ThoughtStore,
   ThreadListQuery,
   ThreadMessageQuery,
+  ThreadState,
   ThreadStats,
   ThreadStore,
   TracePage,
@@ -351,6 +352,7 @@ export {
   type InMemoryTaskStoreOptions,
   mementoArcOf,
   projectTaskForStore,
+  readThreadFromPorts,
   type StoreProjectionOptions,
 } from "./ports/index.js";
 export type {

@@ -104,7 +104,13 @@ export type {
 } from "./pinned-context-store.js";
 export type { ReminderRecord, ReminderStore } from "./reminder-store.js";
 export type { ResponseStore, StoredResponse } from "./response-store.js";
-export type { CommitTurnInput, CommitTurnResult, SolStore } from "./sol-store.js";
+export {
+  type CommitTurnInput,
+  type CommitTurnResult,
+  readThreadFromPorts,
+  type SolStore,
+  type ThreadState,
+} from "./sol-store.js";
 export { projectTaskForStore, type StoreProjectionOptions } from "./task-projection.js";
 export type { AddTaskOptions, TaskPage, TaskStore } from "./task-store.js";
 export type { TenantId } from "./tenant.js";

@@ -2,8 +2,8 @@ import type { ChatResponse } from "../contracts/chat-response.js";
 import type { ThreadMementoV02 } from "../contracts/memento.js";
 import type { TraceEventDraft } from "../contracts/trace.js";
 import type { DeliveryAttempt } from "../contracts/transmission.js";
-import type { MementoStore } from "./memento-store.js";
-import type { MessageStore, TurnStatsUpdate } from "./message-store.js";
+import type { MementoStore, StoredMemento } from "./memento-store.js";
+import type { MessageStore, StoredMessage, ThreadStats, TurnStatsUpdate } from "./message-store.js";
 import type { ResponseStore } from "./response-store.js";
 import type { TenantId } from "./tenant.js";
 import type { TraceStore } from "./trace-store.js";
@@ -61,6 +61,29 @@ export type CommitTurnResult =
   | { readonly ok: false; readonly reason: "memento_conflict"; readonly currentVersion: number | null }
   | { readonly ok: false; readonly reason: "lease_lost" };
 
+/** What a turn reads of its thread before it starts. */
+export interface ThreadState {
+  readonly memento: StoredMemento | null;
+  /** The thread's newest messages (at most the window asked for), oldest first. */
+  readonly recent: StoredMessage[];
+  readonly stats: ThreadStats;
+}
+
+/** Reads a thread's state through the three ports it is made of: for backends without round trips. */
+export async function readThreadFromPorts(
+  store: Pick<SolStore, "mementos" | "messages">,
+  tenantId: TenantId,
+  threadId: string,
+  windowSize: number,
+): Promise<ThreadState> {
+  const [memento, recent, stats] = await Promise.all([
+    store.mementos.get(tenantId, threadId),
+    windowSize === 0 ? [] : store.messages.listRecent(tenantId, threadId, windowSize),
+    store.messages.threadStats(tenantId, threadId),
+  ]);
+  return { memento, recent, stats };
+}
+
 /** The storage port the server's orchestrator depends on; SQLite, PostgreSQL and memory implement it. */
 export interface SolStore {
   readonly kind: "sqlite" | "postgres" | "memory";
@@ -70,6 +93,12 @@ export interface SolStore {
   readonly traces: TraceStore;
   readonly responses: ResponseStore;
   commitTurn(input: CommitTurnInput): Promise<CommitTurnResult>;
+  /**
+   * The thread's memento, newest `windowSize` messages and stats, as `mementos.get`,
+   * `messages.listRecent` and `messages.threadStats` give them (no messages for a window of 0): one
+   * round trip where the backend has round trips.
+   */
+  readThread(tenantId: TenantId, threadId: string, windowSize: number): Promise<ThreadState>;
   /** Cheap liveness probe for /healthz. */
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -15,14 +15,10 @@ export function readThread(
   windowSize: number,
 ): Promise<ThreadReads> {
   const { threadId } = packet;
-  // Independent reads, issued together: under SQLite group commit each read waits for the open
-  // group's COMMIT, so reading one after another cost one loop turn each.
-  return Promise.all([
-    store.mementos.get(tenantId, threadId),
-    // A caller-supplied window replaces the stored history; the thread's stats still give the mode.
-    packet.thread_context_mode === "off" || callerWindow
-      ? Promise.resolve([])
-      : store.messages.listRecent(tenantId, threadId, windowSize),
-    store.messages.threadStats(tenantId, threadId),
-  ]);
+  // One store call, one round trip on PostgreSQL. A caller-supplied window replaces the stored
+  // history; the thread's stats still give the mode.
+  const window = packet.thread_context_mode === "off" || callerWindow ? 0 : windowSize;
+  return store
+    .readThread(tenantId, threadId, window)
+    .then(({ memento, recent, stats }): ThreadReads => [memento, recent, stats]);
 }

@@ -8,6 +8,7 @@ import {
   type MemoryStore,
   type PinnedContextStore,
   type ReminderStore,
+  readThreadFromPorts,
   SolError,
   type SolStore,
   type ThreadStore,
@@ -28,6 +29,7 @@ import { createMessageStore } from "./repos/message-store.js";
 import { createPinnedContextStore } from "./repos/pinned-context-store.js";
 import { createReminderStore } from "./repos/reminder-store.js";
 import { createResponseStore } from "./repos/response-store.js";
+import { readThreadPostgres } from "./repos/thread-state-postgres.js";
 import { createThreadStore } from "./repos/thread-store.js";
 import { createTraceStore } from "./repos/trace-store.js";
 import { createTransmissionStore } from "./repos/transmission-store.js";
@@ -136,7 +138,7 @@ export async function migrateStore(
 function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
   const ctx: StoreContext = { db: conn.db, dialect: conn.dialect, nowIso };
   let closed: Promise<void> | null = null;
-  return {
+  const store: SqlSolStore = {
     kind: conn.dialect,
     db: conn.db,
     transmissions: createTransmissionStore(ctx),
@@ -154,6 +156,10 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
     threads: createThreadStore(ctx),
     memories: createMemoryStore(ctx),
     commitTurn: (input) => commitTurn(ctx, input),
+    readThread: (tenantId, threadId, windowSize) =>
+      ctx.dialect === "postgres"
+        ? readThreadPostgres(ctx, tenantId, threadId, windowSize)
+        : readThreadFromPorts(store, tenantId, threadId, windowSize),
     migrate: (migrateOptions) => runMigrations(conn, nowIso, migrateOptions),
     async ping() {
       try {
@@ -168,4 +174,5 @@ function assemble(conn: Connection, nowIso: () => string): SqlSolStore {
       return closed;
     },
   };
+  return store;
 }

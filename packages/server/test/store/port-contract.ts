@@ -8,6 +8,7 @@ import type { PortContractOptions, PortHarness } from "./contract/harness.js";
 import { jsonKeyOrderContract } from "./contract/json-key-order.js";
 import { mementoContract } from "./contract/mementos.js";
 import { messageContract } from "./contract/messages.js";
+import { readThreadContract } from "./contract/read-thread.js";
 import { tenancyContract } from "./contract/tenancy.js";
 import { traceContract } from "./contract/traces.js";
 import { transmissionLeaseContract } from "./contract/transmission-leases.js";
@@ -25,6 +26,7 @@ export function runPortContract(harness: PortHarness, options: PortContractOptio
   mementoContract(harness, options);
   traceContract(harness, options);
   commitTurnContract(harness);
+  readThreadContract(harness);
   tenancyContract(harness);
   actionContract(harness, options);
   checkpointSessionContract(harness, options);

@@ -4,6 +4,7 @@ import type { CalendarStore } from "../calendar-store.js";
 import type { CheckpointSessionStore } from "../checkpoint-session-store.js";
 import type { ReminderStore } from "../reminder-store.js";
 import type { SolStore } from "../sol-store.js";
+import { readThreadFromPorts } from "../sol-store.js";
 import { createInMemoryActionStore } from "./in-memory-action-store.js";
 import { createInMemoryAgencyStore, type InMemoryAgencyStore } from "./in-memory-agency-store.js";
 import { createInMemoryCalendarStore } from "./in-memory-calendar-store.js";
@@ -49,7 +50,7 @@ export function createInMemorySolStore(options: InMemorySolStoreOptions = {}): I
     traces: new Map(),
   };
   let closed = false;
-  return {
+  const store: InMemorySolStore = {
     kind: "memory",
     transmissions: createInMemoryTransmissionStore(tables.transmissions),
     messages: createInMemoryMessageStore(tables.messages),
@@ -62,9 +63,12 @@ export function createInMemorySolStore(options: InMemorySolStoreOptions = {}): I
     checkpointSessions: createInMemoryCheckpointSessionStore(tables.traces, nowIso),
     agency: createInMemoryAgencyStore(options),
     commitTurn: async (input) => commitTurnInMemory(tables, input, nowIso),
+    readThread: (tenantId, threadId, windowSize) =>
+      readThreadFromPorts(store, tenantId, threadId, windowSize),
     ping: async () => !closed,
     close: async () => {
       closed = true;
     },
   };
+  return store;
 }

@@ -16,7 +16,7 @@ import {
 } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
-import type { MementosTable } from "../sql/schema.js";
+import type { MementosTable, StoreDialect } from "../sql/schema.js";
 import { mementoArcJson, selectRecentArcs } from "./memento-arcs.js";
 
 const selectMemento = preparedQuery((db, tenantId: string, threadId: string) =>
@@ -151,15 +151,26 @@ async function selectRecent(
   return query.orderBy("updated_at", "desc").orderBy("thread_id").limit(options.limit).execute();
 }
 
-/** MementoStore over the mementos table. */
-export function createMementoStore(ctx: StoreContext): MementoStore {
-  const toStored = (row: Selectable<MementosTable>): StoredMemento => ({
-    memento: inUtc(decodeJson(ctx.dialect, row.memento) as ThreadMementoV02),
+/** The columns of a mementos row that make a StoredMemento. */
+export type StoredMementoRow = Pick<
+  Selectable<MementosTable>,
+  "memento" | "version" | "turns_since_persist" | "updated_at" | "changed_by_put"
+>;
+
+/** A mementos row as the port returns it. */
+export function storedMementoOf(dialect: StoreDialect, row: StoredMementoRow): StoredMemento {
+  return {
+    memento: inUtc(decodeJson(dialect, row.memento) as ThreadMementoV02),
     version: row.version,
     turnsSincePersist: row.turns_since_persist,
     updatedAt: row.updated_at,
     ...(Number(row.changed_by_put) === 1 ? { changedByPut: true } : {}),
-  });
+  };
+}
+
+/** MementoStore over the mementos table. */
+export function createMementoStore(ctx: StoreContext): MementoStore {
+  const toStored = (row: StoredMementoRow): StoredMemento => storedMementoOf(ctx.dialect, row);
   return {
     async get(tenantId, threadId) {
       if (!isStorableKey(tenantId, threadId)) return null;

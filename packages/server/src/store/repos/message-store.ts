@@ -2,9 +2,11 @@ import {
   type MessageStore,
   SolError,
   type StoredMessage,
+  type ThreadStats,
   type TurnDrift,
   type TurnStatsUpdate,
 } from "@solserver/core";
+import type { Selectable } from "kysely";
 import { assertStorableKeys, assertStorableText, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
@@ -198,39 +200,64 @@ export async function writeMessages(ctx: StoreContext, { stats, rows }: MessageW
   for (const row of rows) await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [row]);
 }
 
+/** A thread_stats row as the stats read selects it (`message_count` as `n`); undefined: no row yet. */
+export interface ThreadStatsRow {
+  readonly n: number | string | bigint;
+  readonly last_mode_label: string | null;
+  readonly churn_tokens: number | string | bigint;
+  readonly last_drift: string | null;
+  readonly domain_tags: string | null;
+}
+
+/** A thread's stats as the port returns them. */
+export function threadStatsOf(row: ThreadStatsRow | undefined): ThreadStats {
+  return {
+    messageCount: toNumber(row?.n ?? 0),
+    lastModeLabel: row?.last_mode_label ?? null,
+    churnTokens: toNumber(row?.churn_tokens ?? 0),
+    lastDrift: decodeTurnDrift(row?.last_drift ?? null),
+    domainTags: decodeDomainTags(row?.domain_tags ?? null),
+  };
+}
+
+/** The columns of a messages row that make a StoredMessage. */
+export type StoredMessageRow = Omit<Selectable<MessagesTable>, "id">;
+
+/** A messages row as the port returns it. */
+export function storedMessageOf(row: StoredMessageRow): StoredMessage {
+  return {
+    tenantId: row.tenant_id,
+    threadId: row.thread_id,
+    messageId: row.message_id,
+    role: row.role as StoredMessage["role"],
+    content: row.content,
+    transmissionId: row.transmission_id,
+    modeLabel: row.mode_label ?? null,
+    createdAt: row.created_at,
+  };
+}
+
+/** Refuses a window that is not a non-negative integer. */
+export function assertWindowLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new SolError("invalid_input", `limit must be a non-negative integer, got ${limit}`);
+  }
+}
+
 /** MessageStore over the messages table; order is insertion order. */
 export function createMessageStore(ctx: StoreContext): MessageStore {
-  const threadStats: MessageStore["threadStats"] = async (tenantId, threadId) => {
-    const row = isStorableKey(tenantId, threadId)
-      ? (await selectThreadStats(ctx, tenantId, threadId)).rows[0]
-      : undefined;
-    return {
-      messageCount: toNumber(row?.n ?? 0),
-      lastModeLabel: row?.last_mode_label ?? null,
-      churnTokens: toNumber(row?.churn_tokens ?? 0),
-      lastDrift: decodeTurnDrift(row?.last_drift ?? null),
-      domainTags: decodeDomainTags(row?.domain_tags ?? null),
-    };
-  };
+  const threadStats: MessageStore["threadStats"] = async (tenantId, threadId) =>
+    threadStatsOf(
+      isStorableKey(tenantId, threadId)
+        ? (await selectThreadStats(ctx, tenantId, threadId)).rows[0]
+        : undefined,
+    );
   return {
     async listRecent(tenantId, threadId, limit) {
-      if (!Number.isSafeInteger(limit) || limit < 0) {
-        throw new SolError("invalid_input", `limit must be a non-negative integer, got ${limit}`);
-      }
+      assertWindowLimit(limit);
       if (limit === 0 || !isStorableKey(tenantId, threadId)) return [];
       const { rows } = await selectRecent(ctx, tenantId, threadId, limit);
-      return rows.reverse().map(
-        (row): StoredMessage => ({
-          tenantId: row.tenant_id,
-          threadId: row.thread_id,
-          messageId: row.message_id,
-          role: row.role as StoredMessage["role"],
-          content: row.content,
-          transmissionId: row.transmission_id,
-          modeLabel: row.mode_label ?? null,
-          createdAt: row.created_at,
-        }),
-      );
+      return rows.reverse().map(storedMessageOf);
     },
 
     countInThread: async (tenantId, threadId) => (await threadStats(tenantId, threadId)).messageCount,
