@@ -121,17 +121,12 @@ async function writeExchange(
     createdAt: input.now,
   };
   const finish = input.finishAttempt;
-  const [stats, ...others] = messages.stats;
-  if (
-    tx.dialect === "postgres" &&
-    finish !== undefined &&
-    isUsualFinish(finish.patch) &&
-    stats !== undefined &&
-    others.length === 0
-  ) {
+  const stats = messages.stats.length === 1 ? messages.stats[0] : undefined;
+  if (tx.dialect === "postgres" && finish !== undefined && isUsualFinish(finish.patch) && stats) {
     const { status, endedAt, latencyMs } = finish.patch;
     const found = await writeExchangePostgres(tx, {
-      messages: { stats: [stats], rows: messages.rows },
+      stats,
+      rows: messages.rows,
       response: responseRow(response),
       finish: { tenantId: input.tenantId, attemptId: finish.attemptId, status, endedAt, latencyMs },
     });

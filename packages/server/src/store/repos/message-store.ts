@@ -6,12 +6,13 @@ import {
   type TurnDrift,
   type TurnStatsUpdate,
 } from "@solserver/core";
-import type { Selectable } from "kysely";
+import { CompiledQuery, type Selectable } from "kysely";
+import { sqlDialect } from "../drivers/sql-dialect.js";
 import { assertStorableKeys, assertStorableText, isStorableKey, toNumber } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { preparedQuery } from "../sql/prepared-query.js";
 import { insertRowsRaw } from "../sql/raw-insert.js";
-import type { MessagesTable } from "../sql/schema.js";
+import type { MessagesTable, StoreDialect } from "../sql/schema.js";
 
 const selectRecent = preparedQuery((db, tenantId: string, threadId: string, limit: number) =>
   db
@@ -40,43 +41,6 @@ const selectMessageId = preparedQuery((db, tenantId: string, messageId: string) 
     .limit(1),
 );
 
-// `carry` is 1 to add `tokens` to the churn, 0 to set it to them (a checkpoint passes 0 tokens, so
-// the churn restarts at 0): a value rather than a branch, so the statement keeps one shape. A null
-// drift keeps the stored one, and so do null domain tags (a turn without domain flags).
-const addToThreadStats = preparedQuery(
-  (
-    db,
-    tenantId: string,
-    threadId: string,
-    added: number,
-    lastModeLabel: string | null,
-    tokens: number,
-    carry: number,
-    lastDrift: string | null,
-    domainTags: string | null,
-  ) =>
-    db
-      .insertInto("thread_stats")
-      .values({
-        tenant_id: tenantId,
-        thread_id: threadId,
-        message_count: added,
-        last_mode_label: lastModeLabel,
-        churn_tokens: tokens,
-        last_drift: lastDrift,
-        domain_tags: domainTags,
-      })
-      .onConflict((oc) =>
-        oc.columns(["tenant_id", "thread_id"]).doUpdateSet((eb) => ({
-          message_count: eb("thread_stats.message_count", "+", eb.ref("excluded.message_count")),
-          last_mode_label: eb.fn.coalesce("excluded.last_mode_label", "thread_stats.last_mode_label"),
-          churn_tokens: eb("excluded.churn_tokens", "+", eb("thread_stats.churn_tokens", "*", carry)),
-          last_drift: eb.fn.coalesce("excluded.last_drift", "thread_stats.last_drift"),
-          domain_tags: eb.fn.coalesce("excluded.domain_tags", "thread_stats.domain_tags"),
-        })),
-      ),
-);
-
 export const MESSAGE_COLUMNS = [
   "tenant_id",
   "thread_id",
@@ -100,7 +64,7 @@ export interface NewMessage {
   readonly createdAt: string;
 }
 
-/** One thread's stats change as a turn's messages make it (the values of `addToThreadStats`). */
+/** One thread's stats change as a turn's messages make it (the values of `threadStatsUpsertSql`). */
 export interface ThreadStatsWrite {
   readonly tenantId: string;
   readonly threadId: string;
@@ -112,6 +76,40 @@ export interface ThreadStatsWrite {
   readonly carry: number;
   readonly lastDrift: string | null;
   readonly domainTags: string | null;
+}
+
+// `carry` is 1 to add `tokens` to the churn, 0 to set it to them (a checkpoint passes 0 tokens, so
+// the churn restarts at 0): a value rather than a branch, so the statement keeps one shape. A null
+// drift keeps the stored one, and so do null domain tags (a turn without domain flags).
+const upsertTexts = new Map<StoreDialect, string>();
+
+/**
+ * The thread stats upsert of one ThreadStatsWrite, its parameters numbered from 1 in
+ * `threadStatsParams` order: one text for a statement of its own and for PostgreSQL's exchange
+ * statement (turn-exchange-postgres.ts), so the two cannot drift apart.
+ */
+export function threadStatsUpsertSql(dialect: StoreDialect): string {
+  const cached = upsertTexts.get(dialect);
+  if (cached !== undefined) return cached;
+  const at = sqlDialect(dialect).placeholder;
+  const text = `insert into "thread_stats" ("tenant_id", "thread_id", "message_count", "last_mode_label",
+      "churn_tokens", "last_drift", "domain_tags") values (${[1, 2, 3, 4, 5, 6, 7].map(at).join(", ")})
+    on conflict ("tenant_id", "thread_id") do update set
+      "message_count" = "thread_stats"."message_count" + "excluded"."message_count",
+      "last_mode_label" = coalesce("excluded"."last_mode_label", "thread_stats"."last_mode_label"),
+      "churn_tokens" = "excluded"."churn_tokens" + "thread_stats"."churn_tokens" * ${at(8)},
+      "last_drift" = coalesce("excluded"."last_drift", "thread_stats"."last_drift"),
+      "domain_tags" = coalesce("excluded"."domain_tags", "thread_stats"."domain_tags")`;
+  upsertTexts.set(dialect, text);
+  return text;
+}
+
+/** How many parameters `threadStatsUpsertSql` takes. */
+export const THREAD_STATS_PARAMS = 8;
+
+/** The parameters of `threadStatsUpsertSql`, in order. */
+export function threadStatsParams(w: ThreadStatsWrite): unknown[] {
+  return [w.tenantId, w.threadId, w.added, w.lastModeLabel, w.tokens, w.lastDrift, w.domainTags, w.carry];
 }
 
 /** What inserting messages writes: each thread's stats change, then the rows in MESSAGE_COLUMNS order. */
@@ -183,17 +181,7 @@ export async function writeMessages(ctx: StoreContext, { stats, rows }: MessageW
   // row ids one after the other, so a turn's messages stay adjacent and ids follow commit order, as
   // SQLite's single writer gives. Inserted after the messages, ids of two turns interleaved.
   for (const w of stats) {
-    await addToThreadStats(
-      ctx,
-      w.tenantId,
-      w.threadId,
-      w.added,
-      w.lastModeLabel,
-      w.tokens,
-      w.carry,
-      w.lastDrift,
-      w.domainTags,
-    );
+    await ctx.db.executeQuery(CompiledQuery.raw(threadStatsUpsertSql(ctx.dialect), threadStatsParams(w)));
   }
   // One statement per message: the row id (insertion order) is what listRecent sorts by, and
   // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).

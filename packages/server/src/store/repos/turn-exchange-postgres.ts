@@ -1,12 +1,20 @@
 import { CompiledQuery } from "kysely";
 import type { StoreContext } from "../sql/context.js";
-import { MESSAGE_COLUMNS, type MessageWrites, type ThreadStatsWrite } from "./message-store.js";
+import {
+  MESSAGE_COLUMNS,
+  THREAD_STATS_PARAMS,
+  type ThreadStatsWrite,
+  threadStatsParams,
+  threadStatsUpsertSql,
+} from "./message-store.js";
 import { RESPONSE_COLUMNS } from "./response-store.js";
 
 /** A turn's exchange as PostgreSQL writes it in one statement (see {@link writeExchangePostgres}). */
 export interface PostgresExchange {
-  /** The messages of one thread, in thread order, and that thread's stats change. */
-  readonly messages: MessageWrites & { readonly stats: readonly [ThreadStatsWrite] };
+  /** The thread's stats change. */
+  readonly stats: ThreadStatsWrite;
+  /** The thread's messages in thread order, values in MESSAGE_COLUMNS order. */
+  readonly rows: readonly (readonly unknown[])[];
   /** The stored response's values in RESPONSE_COLUMNS order. */
   readonly response: readonly unknown[];
   /** The delivery attempt's usual finish. */
@@ -30,22 +38,12 @@ export interface PostgresExchange {
  * False when no such attempt exists (the caller's transaction then rolls the rest back).
  */
 export async function writeExchangePostgres(ctx: StoreContext, exchange: PostgresExchange): Promise<boolean> {
-  const { messages, response, finish } = exchange;
-  const stats = messages.stats[0];
-  const params: unknown[] = [
-    stats.tenantId,
-    stats.threadId,
-    stats.added,
-    stats.lastModeLabel,
-    stats.tokens,
-    stats.lastDrift,
-    stats.domainTags,
-    stats.carry,
-  ];
-  for (const row of messages.rows) params.push(...row);
+  const { stats, rows, response, finish } = exchange;
+  const params = threadStatsParams(stats);
+  for (const row of rows) params.push(...row);
   params.push(...response);
   params.push(finish.status, finish.endedAt, finish.latencyMs, finish.tenantId, finish.attemptId);
-  const result = await ctx.db.executeQuery(CompiledQuery.raw(exchangeSql(messages.rows.length), params));
+  const result = await ctx.db.executeQuery(CompiledQuery.raw(exchangeSql(rows.length), params));
   return (result.numAffectedRows ?? 0n) > 0n;
 }
 
@@ -71,27 +69,16 @@ const RESPONSE_TYPES = {
   created_at: "text",
 } as const satisfies Record<(typeof RESPONSE_COLUMNS)[number], string>;
 
-const STATS_PARAMS = 8;
 const sqlByMessages = new Map<number, string>();
 
 function exchangeSql(messageCount: number): string {
   const cached = sqlByMessages.get(messageCount);
   if (cached !== undefined) return cached;
-  let n = STATS_PARAMS;
+  let n = THREAD_STATS_PARAMS;
   const values = (types: Record<string, string>, columns: readonly string[]) =>
     columns.map((column) => `$${++n}::${types[column]}`).join(", ");
   const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
-  const parts = [
-    `stats as (insert into "thread_stats" ("tenant_id", "thread_id", "message_count", "last_mode_label",
-      "churn_tokens", "last_drift", "domain_tags") values ($1, $2, $3, $4, $5, $6, $7)
-    on conflict ("tenant_id", "thread_id") do update set
-      "message_count" = "thread_stats"."message_count" + "excluded"."message_count",
-      "last_mode_label" = coalesce("excluded"."last_mode_label", "thread_stats"."last_mode_label"),
-      "churn_tokens" = "excluded"."churn_tokens" + "thread_stats"."churn_tokens" * $8,
-      "last_drift" = coalesce("excluded"."last_drift", "thread_stats"."last_drift"),
-      "domain_tags" = coalesce("excluded"."domain_tags", "thread_stats"."domain_tags")
-    returning 1 as done)`,
-  ];
+  const parts = [`stats as (${threadStatsUpsertSql("postgres")} returning 1 as done)`];
   let previous = "stats";
   for (let i = 1; i <= messageCount; i++) {
     parts.push(`message_${i} as (insert into "messages" (${names(MESSAGE_COLUMNS)})
