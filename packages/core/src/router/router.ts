@@ -17,7 +17,7 @@ import { DEFAULT_FEATURE_OPTIONS } from "./features.js";
 import { fitLexicalClassifier, type TrainingText } from "./lexical-classifier.js";
 import { DEFAULT_SOFTMAX_OPTIONS } from "./linear-model.js";
 import { compileOverrides, type Override } from "./overrides.js";
-import { buildSelectorPrompt, parseSelectorReply, type SelectorReplyResult } from "./selector.js";
+import { buildSelectorPrompt, readSelectorReply, type SelectorReplyResult } from "./selector.js";
 import { decideStepOne, type RouteCandidate, type StepOneContext } from "./step-one.js";
 import { buildTermIndex, type Term, type TermHit } from "./term-index.js";
 import { normalizeText, tokenize } from "./text.js";
@@ -137,8 +137,7 @@ export function createRouter(config: RouterConfigInput, tuning: ClassifierTuning
     explain,
     selectorPrompt: (message: string, bestGuess: ModeDecision) =>
       buildSelectorPrompt({ message, modes, bestGuess }),
-    parseSelectorReply: (text: string, fallback: ModeDecision) =>
-      parseSelectorReply(text, { modes, fallback }),
+    parseSelectorReply: (text: string, fallback: ModeDecision) => readSelectorReply(text, modes, fallback),
   });
 }
 

@@ -66,12 +66,24 @@ export interface SelectorReplyResult {
  * definition, never from the model. Anything unusable falls back to the step-1 best guess.
  */
 export function parseSelectorReply(text: string, options: SelectorReplyOptions): SelectorReplyResult {
-  const issues: Issue[] = [];
-  const reply = readObject(text, issues);
   const modes = options.modes.flatMap((mode) => {
     const parsed = ModeDefinition.safeParse(mode);
     return parsed.success ? [parsed.data] : [];
   });
+  return readSelectorReply(text, modes, options.fallback);
+}
+
+/**
+ * {@link parseSelectorReply} against modes already parsed: a router's own, validated when it was
+ * created, so a step-2 turn does not parse the configuration again.
+ */
+export function readSelectorReply(
+  text: string,
+  modes: readonly ModeDefinition[],
+  fallback: ModeDecision,
+): SelectorReplyResult {
+  const issues: Issue[] = [];
+  const reply = readObject(text, issues);
   let mode: ModeDefinition | undefined;
   let confidence: number | undefined;
   let reasons: string[] = [];
@@ -108,10 +120,10 @@ export function parseSelectorReply(text: string, options: SelectorReplyOptions):
   if (issues.length > 0 || mode === undefined) {
     const summary = issues.map((i) => i.message).join("; ");
     const decision: ModeDecision = {
-      ...options.fallback,
+      ...fallback,
       step: 2,
       reasons: clipReasons([
-        ...options.fallback.reasons.slice(0, 14),
+        ...fallback.reasons.slice(0, 14),
         `step 2: selector reply unusable (${summary}); kept the step-1 best guess`,
       ]),
     };
