@@ -14,7 +14,7 @@ export function detectSignals(
 ): SignalCandidate[] {
   const min = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const hits = new Map<ThreadMementoSignalKind, Hit>(
-    detectUserSignals(input.userMessage, input.previousAssistantText, input.openLoops ?? []),
+    userHits(input.userMessage, input.previousAssistantText, input.openLoops ?? []),
   );
   const reply = input.assistantText?.trim() ?? "";
   if (reply !== "" && !hits.has("ack_only")) {
@@ -37,6 +37,39 @@ export function detectSignals(
       }),
     )
     .sort((a, b) => b.confidence - a.confidence);
+}
+
+interface UserHitsEntry {
+  readonly message: string;
+  readonly previous: string | undefined;
+  readonly openLoops: readonly string[];
+  readonly hits: ReadonlyMap<ThreadMementoSignalKind, Hit>;
+}
+
+// A turn runs the detectors twice on the same user side: before the model call, and after it with
+// the reply. The user's hits for the last few inputs are kept; equal inputs give equal hits, and a
+// hit is never changed after it is made (the caller gets its own map).
+const RECENT_USER_HITS = 8;
+const recentUserHits: UserHitsEntry[] = [];
+
+function userHits(
+  message: string,
+  previous: string | undefined,
+  openLoops: readonly string[],
+): ReadonlyMap<ThreadMementoSignalKind, Hit> {
+  for (const entry of recentUserHits) {
+    if (entry.message === message && entry.previous === previous && sameList(entry.openLoops, openLoops)) {
+      return entry.hits;
+    }
+  }
+  const hits: ReadonlyMap<ThreadMementoSignalKind, Hit> = detectUserSignals(message, previous, openLoops);
+  recentUserHits.unshift({ message, previous, openLoops: [...openLoops], hits });
+  if (recentUserHits.length > RECENT_USER_HITS) recentUserHits.pop();
+  return hits;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 function round(value: number): number {

@@ -98,6 +98,25 @@ describe("detectSignals: the other kinds", () => {
     expect(named?.confidence).toBeGreaterThan(plain?.confidence ?? 1);
   });
 
+  const EGG_REPLY = "Boil a large egg for 6 to 7 minutes, then cool it in ice water.";
+
+  it("a user message read again (before and after the reply) gives what a first reading gives", () => {
+    const userMessage = "Sent the invoice. How long should I boil an egg?";
+    const openLoops = ["Send the invoice"];
+    const first = detectSignals({ userMessage, openLoops });
+    // The reply adds answer_provided to that call only; the next reading of the message has none.
+    const replied = detectSignals({ userMessage, openLoops, assistantText: EGG_REPLY });
+    expect(kinds(replied)).toEqual([...kinds(first), "answer_provided"].sort());
+    const again = detectSignals({ userMessage, openLoops });
+    expect(again).toEqual(first);
+    // Other open loops are another input: the resolution is not taken as naming one.
+    const other = detectSignals({ userMessage, openLoops: ["Call the bank"] });
+    const resolved = (list: readonly SignalCandidate[]) =>
+      list.find((s) => s.kind === "open_loop_resolved")?.confidence ?? 0;
+    expect(resolved(first)).toBeGreaterThan(resolved(other));
+    expect(resolved(other)).toBeGreaterThan(0);
+  });
+
   it("a worry or clash is risk_or_conflict, its denial is not", () => {
     expect(detect("I'm worried we can't afford the mortgage.")).toEqual(["risk_or_conflict"]);
     expect(detect("That conflicts with my dentist appointment.")).toEqual(["risk_or_conflict"]);
