@@ -287,3 +287,40 @@ describe("assemblePrompt law message", () => {
     expect(second.promptHash).not.toBe(first.promptHash);
   });
 });
+
+describe("hashPromptMessages", () => {
+  // The identity as the hash function shows the exact text hashed.
+  const text = (messages: readonly { role: string; content: string }[]) =>
+    hashPromptMessages(messages as never, (t) => t);
+  const plain = (messages: readonly { role: string; content: string }[]) =>
+    `sha256:${JSON.stringify(messages.map((m) => [m.role, m.content]))}`;
+
+  it("hashes the JSON of [role, content] pairs, whatever the first message was on the call before", () => {
+    const role = fc.constantFrom("system", "user", "assistant");
+    const message = fc.record({ role, content: fc.string({ unit: "binary", maxLength: 40 }) });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 5 }), fc.array(message, { maxLength: 5 }), (a, b) => {
+        expect(text(a)).toBe(plain(a));
+        expect(text(b)).toBe(plain(b));
+        expect(text(a)).toBe(plain(a));
+      }),
+    );
+  });
+
+  it("follows a first message that changes, or keeps its text under another role", () => {
+    const law = "L".repeat(5000);
+    const first = [
+      { role: "system", content: law },
+      { role: "user", content: "hi" },
+    ];
+    expect(text(first)).toBe(plain(first));
+    const edited = [
+      { role: "system", content: `${law}"\u2028` },
+      { role: "user", content: "hi" },
+    ];
+    expect(text(edited)).toBe(plain(edited));
+    const asUser = [{ role: "user", content: `${law}"\u2028` }];
+    expect(text(asUser)).toBe(plain(asUser));
+    expect(text([])).toBe("sha256:[]");
+  });
+});
