@@ -27,6 +27,17 @@ const WHITESPACE_RUN = /\s+/g;
  * space ("ok !") leaves an empty token, which is not an ack token: such a message is not ack-only.
  */
 export function isAckOnlyMessage(message: string): boolean {
+  if (lastAck !== undefined && lastAck.message === message) return lastAck.ack;
+  const ack = readAckOnly(message);
+  lastAck = { message, ack };
+  return ack;
+}
+
+// A turn asks this of its message several times (the detectors, the breakpoint before and after the
+// reply): the last answer is kept.
+let lastAck: { readonly message: string; readonly ack: boolean } | undefined;
+
+function readAckOnly(message: string): boolean {
   const normalized = message
     .trim()
     .toLowerCase()
