@@ -148,6 +148,7 @@ export {
   CheckpointEvent,
   CheckpointSessionState,
   CheckpointTraceEvent,
+  cloneSession,
   createAtlasPolicyChecker,
   createCheckpointEngine,
   createKeywordMatcher,

@@ -106,6 +106,7 @@ export {
 export {
   CHECKPOINT_SESSION_LIMITS,
   CheckpointSessionState,
+  cloneSession,
   newCheckpointSession,
   PendingCheckpointConfirmation,
   restoreCheckpointSession,
