@@ -12,7 +12,7 @@
 //       store wired as `sol serve` wires it (so the turns search the memories), the two stores' turns
 //       interleaved in batches of 100; the goal is a loaded/empty ratio <= 1.2, printed, not enforced.
 // Imports the BUILT packages (packages/*/dist): `npm run bench` builds first. Traffic stays on
-// 127.0.0.1. Options: --turns N, --threads N, --duration S, --connections N, --json, --growth-traces N,
+// 127.0.0.1. Options: --turns N, --warmup N, --threads N, --duration S, --connections N, --json, --growth-traces N,
 // --growth-memories N, --no-growth (skips (d)).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -48,6 +48,14 @@ const MESSAGES = [
 const THREADS = Number(argValue("--threads", 20));
 if (!Number.isSafeInteger(THREADS) || THREADS < 1) {
   console.error(`bench: --threads must be a positive integer, not ${argValue("--threads", "")}`);
+  process.exit(2);
+}
+
+// Unrecorded turns before (a) and (d) measure: V8 keeps compiling a turn's code for the first few
+// thousand turns, on threads that share the machine's cores with the turn itself.
+const WARMUP = Number(argValue("--warmup", 200));
+if (!Number.isSafeInteger(WARMUP) || WARMUP < 0) {
+  console.error(`bench: --warmup must be a non-negative integer, not ${argValue("--warmup", "")}`);
   process.exit(2);
 }
 
@@ -405,7 +413,7 @@ function printReport(r) {
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a (baseline < 1 ms)");
   console.log(`\nSolServer bench (node ${process.version})\n`);
   console.log(
-    `(a) one turn in process, offline provider (${r.turns.memory.turns} turns, ${THREADS} threads)`,
+    `(a) one turn in process, offline provider (${r.turns.memory.turns} turns after ${WARMUP} unrecorded, ${THREADS} threads)`,
   );
   console.log(`  ${"".padEnd(46)}${"median".padStart(12)}${"p99".padStart(12)}`);
   for (const [name, t] of [
@@ -454,13 +462,13 @@ async function main() {
   const report = { threads: THREADS };
   const progress = (what) => process.stderr.write(`bench: ${what}\n`);
   try {
-    progress(`(a) ${turns} turns on SQLite memory, then on a SQLite file`);
+    progress(`(a) ${WARMUP} + ${turns} turns on SQLite memory, then on a SQLite file`);
     report.turns = {
-      memory: await benchTurns("sqlite::memory:", turns, 200, servedStoreDeps(sol, core, clock, ids)),
+      memory: await benchTurns("sqlite::memory:", turns, WARMUP, servedStoreDeps(sol, core, clock, ids)),
       file: await benchTurns(
         `sqlite:${join(dir, "turns.db")}`,
         turns,
-        200,
+        WARMUP,
         servedStoreDeps(sol, core, clock, ids),
       ),
     };
@@ -482,7 +490,7 @@ async function main() {
         dir: growthDir,
         benchTurnsInterleaved,
         turns,
-        warmup: 200,
+        warmup: WARMUP,
         traces: Number(argValue("--growth-traces", 1_000_000)),
         memories: Number(argValue("--growth-memories", 100_000)),
         messages: MESSAGES,
