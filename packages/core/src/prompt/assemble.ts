@@ -169,22 +169,7 @@ export function hashPromptMessages(
   messages: readonly LlmMessage[],
   hash: (text: string) => string = sha256Hex,
 ): string {
-  const parts = messages.map((m, i) =>
-    i === 0 ? firstMessageJson(m.role, m.content) : JSON.stringify([m.role, m.content]),
-  );
-  // Equal to JSON.stringify(messages.map((m) => [m.role, m.content])), built from its elements.
-  return `sha256:${hash(`[${parts.join(",")}]`)}`;
-}
-
-// The first message (the law's) is the same several-KB string on every turn: its JSON text is kept
-// for the last one seen (the same string object compares equal at once).
-let lastLong: { readonly role: string; readonly content: string; readonly json: string } | undefined;
-
-function firstMessageJson(role: string, content: string): string {
-  if (lastLong !== undefined && lastLong.content === content && lastLong.role === role) return lastLong.json;
-  const json = JSON.stringify([role, content]);
-  lastLong = { role, content, json };
-  return json;
+  return `sha256:${hash(JSON.stringify(messages.map((m) => [m.role, m.content])))}`;
 }
 
 /** Renders the per-call deltas: the ModeDecision summary, its rigor rules and the budgets. */

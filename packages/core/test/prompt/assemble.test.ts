@@ -295,7 +295,7 @@ describe("hashPromptMessages", () => {
   const plain = (messages: readonly { role: string; content: string }[]) =>
     `sha256:${JSON.stringify(messages.map((m) => [m.role, m.content]))}`;
 
-  it("hashes the JSON of [role, content] pairs, whatever the first message was on the call before", () => {
+  it("hashes exactly the JSON of the [role, content] pairs, in order", () => {
     const role = fc.constantFrom("system", "user", "assistant");
     const message = fc.record({ role, content: fc.string({ unit: "binary", maxLength: 40 }) });
     fc.assert(
@@ -307,7 +307,7 @@ describe("hashPromptMessages", () => {
     );
   });
 
-  it("follows a first message that changes, or keeps its text under another role", () => {
+  it("changes with any character of a long first message or its role", () => {
     const law = "L".repeat(5000);
     const first = [
       { role: "system", content: law },
