@@ -32,6 +32,13 @@ const argValue = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : fallback;
 };
+/** An integer option of at least `min`; anything else ends the run with a usage error. */
+const integerArg = (name, fallback, min) => {
+  const value = Number(argValue(name, fallback));
+  if (Number.isSafeInteger(value) && value >= min) return value;
+  console.error(`bench: ${name} must be an integer of at least ${min}, not ${argValue(name, "")}`);
+  process.exit(2);
+};
 
 // A typical conversation: planning, a reminder, small talk, a question; step 1 and step 2 routes.
 const MESSAGES = [
@@ -45,19 +52,11 @@ const MESSAGES = [
   "Write a short note to my landlord about the broken heater.",
 ];
 // A tenant's threads: each turn ranks up to 50 other threads' arcs, so --threads 60 shows a tenant past that.
-const THREADS = Number(argValue("--threads", 20));
-if (!Number.isSafeInteger(THREADS) || THREADS < 1) {
-  console.error(`bench: --threads must be a positive integer, not ${argValue("--threads", "")}`);
-  process.exit(2);
-}
+const THREADS = integerArg("--threads", 20, 1);
 
 // Unrecorded turns before (a) and (d) measure: V8 keeps compiling a turn's code for the first few
 // thousand turns, on threads that share the machine's cores with the turn itself.
-const WARMUP = Number(argValue("--warmup", 200));
-if (!Number.isSafeInteger(WARMUP) || WARMUP < 0) {
-  console.error(`bench: --warmup must be a non-negative integer, not ${argValue("--warmup", "")}`);
-  process.exit(2);
-}
+const WARMUP = integerArg("--warmup", 200, 0);
 
 const ids = (prefix) => `${prefix}_${randomUUID().replaceAll("-", "")}`;
 const clock = { now: () => Date.now() };
@@ -413,7 +412,7 @@ function printReport(r) {
   const ratio = (a, b) => (b > 0 ? `${(a / b).toFixed(2)}x` : "n/a (baseline < 1 ms)");
   console.log(`\nSolServer bench (node ${process.version})\n`);
   console.log(
-    `(a) one turn in process, offline provider (${r.turns.memory.turns} turns after ${WARMUP} unrecorded, ${THREADS} threads)`,
+    `(a) one turn in process, offline provider (${r.turns.memory.turns} turns after ${r.warmup} unrecorded, ${THREADS} threads)`,
   );
   console.log(`  ${"".padEnd(46)}${"median".padStart(12)}${"p99".padStart(12)}`);
   for (const [name, t] of [
@@ -459,7 +458,7 @@ async function main() {
   const duration = Number(argValue("--duration", 8));
   const connections = Number(argValue("--connections", 10));
   const dir = mkdtempSync(join(tmpdir(), "sol-bench-turns-"));
-  const report = { threads: THREADS };
+  const report = { threads: THREADS, warmup: WARMUP };
   const progress = (what) => process.stderr.write(`bench: ${what}\n`);
   try {
     progress(`(a) ${WARMUP} + ${turns} turns on SQLite memory, then on a SQLite file`);
