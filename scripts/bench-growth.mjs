@@ -127,6 +127,9 @@ function hexSource(bytes) {
   };
 }
 
+/** The first 12 hex digits of an id made at `ms`, as the server's ids begin (util/ids.ts). */
+const timeHex = (ms) => Math.floor(ms).toString(16).padStart(12, "0").slice(-12);
+
 const ID_PATTERN = /\b(att|tx|tr|mem|msg|act|ck)_[0-9a-f]{32}\b/g;
 
 /**
@@ -156,21 +159,26 @@ function seed(Database, file, { traceEvents, memoryRows, templates, clock }) {
     const step = (90 * DAY_MS) / runs;
     const t0 = performance.now();
     let written = 0;
+    let runsWritten = 0;
     db.transaction(() => {
       let prevAnchor = "0".repeat(64);
-      for (let r = 0; r < runs && written < traceEvents; r++) {
+      // `runs` is an estimate from the templates' mean length: the loop ends on the events written.
+      for (let r = 0; written < traceEvents; r++, runsWritten++) {
         const template = templates[r % templates.length].slice(0, traceEvents - written);
-        const runId = `tr_${hex().slice(0, 32)}`;
-        const txId = `tx_${hex().slice(0, 32)}`;
+        const start = Math.min(end - (runs - r) * step, end);
+        // Ids shaped as the server makes them (util/ids.ts), dated at the run: a real history's ids
+        // ascend with time, so the new turns' rows land after it in each index, not all over it.
+        const id = () => `${timeHex(start)}${hex().slice(0, 20)}`;
+        const runId = `tr_${id()}`;
+        const txId = `tx_${id()}`;
         const fresh = new Map();
-        const freshId = (id, prefix) => {
+        const freshId = (old, prefix) => {
           if (prefix === "tr") return runId;
           if (prefix === "tx") return txId;
-          if (!fresh.has(id)) fresh.set(id, `${prefix}_${hex().slice(0, 32)}`);
-          return fresh.get(id);
+          if (!fresh.has(old)) fresh.set(old, `${prefix}_${id()}`);
+          return fresh.get(old);
         };
         const thread = `history-thread-${r % HISTORY_THREADS}`;
-        const start = end - (runs - r) * step;
         let prev = "0".repeat(64);
         for (const [seq, e] of template.entries()) {
           const metadata = JSON.stringify(e.metadata)
@@ -223,7 +231,7 @@ function seed(Database, file, { traceEvents, memoryRows, templates, clock }) {
     })();
     const memoryMs = performance.now() - t1;
     db.pragma("journal_mode = WAL");
-    return { traceMs, memoryMs, runs };
+    return { traceMs, memoryMs, runs: runsWritten };
   } finally {
     db.close();
   }

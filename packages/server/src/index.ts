@@ -218,4 +218,5 @@ export {
   verifyTraceChain,
   type WorkerStoreOptions,
 } from "./store/index.js";
+export { randomIds } from "./util/ids.js";
 export { SERVER_VERSION } from "./version.js";
