@@ -1,4 +1,4 @@
-import { type AppendAffectOptions, appendAffectPoint, rollupAffect } from "../affect/append.js";
+import { type AppendAffectOptions, appendAffectPointUnchecked, rollupAffect } from "../affect/append.js";
 import { shouldFreezeSummaryAtPeak } from "../breakpoint/peak-guardrail.js";
 import type { BreakpointDecision } from "../breakpoint/signal-kinds.js";
 import type { AffectPoint, ThreadMementoAffect } from "../contracts/affect.js";
@@ -64,10 +64,11 @@ function nextSignals(
   return { updatedAt: new Date(nowMs).toISOString(), items: signals.slice(-MAX_SIGNAL_ITEMS) };
 }
 
+// Not validated here: the memento's own parse (buildNextMemento) checks the affect inside it.
 function nextAffect(args: BuildNextMementoArgs, nowMs: number): Result<ThreadMementoAffect> {
   const previous = args.previous?.affect;
   if (!args.affectPoint) return ok(previous ?? { points: [], rollup: rollupAffect([], nowMs) });
-  return appendAffectPoint(previous, args.affectPoint, { nowMs, pointTimes: args.affectPointTimes });
+  return appendAffectPointUnchecked(previous, args.affectPoint, { nowMs, pointTimes: args.affectPointTimes });
 }
 
 /** Builds the next memento of a turn: guarded shape, appended affect, this turn's signals; schema-validated. */
