@@ -183,8 +183,10 @@ export async function writeMessages(ctx: StoreContext, { stats, rows }: MessageW
   for (const w of stats) {
     await ctx.db.executeQuery(CompiledQuery.raw(threadStatsUpsertSql(ctx.dialect), threadStatsParams(w)));
   }
-  // One statement per message: the row id (insertion order) is what listRecent sorts by, and
-  // PostgreSQL does not promise serial order within one multi-row INSERT. Precompiled (hot path).
+  // The row id (insertion order) is what listRecent sorts by. SQLite inserts a multi-row VALUES in
+  // its order: one statement for a turn's two messages. PostgreSQL does not promise serial order
+  // within one multi-row INSERT: one statement per message there. Precompiled (hot path).
+  if (ctx.dialect === "sqlite") return insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, rows);
   for (const row of rows) await insertRowsRaw(ctx, "messages", MESSAGE_COLUMNS, [row]);
 }
 
