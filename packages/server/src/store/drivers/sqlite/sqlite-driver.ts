@@ -15,10 +15,19 @@ import { inlineTrailingLimit } from "./inline-limit.js";
 /** Prepared statements kept per connection; a turn repeats the same few dozen SQL texts. */
 const STATEMENT_CACHE_SIZE = 256;
 
+/** A cached statement and when it was last used (the connection's use counter). */
+interface CachedStatement {
+  readonly stmt: Statement;
+  used: number;
+}
+
 class SqliteConnection implements DatabaseConnection {
   readonly #db: SqliteDatabase;
-  // Insertion-ordered map used as an LRU: compiling SQL was a measurable share of a turn's CPU.
-  readonly #statements = new Map<string, Statement>();
+  // An LRU of prepared statements: compiling SQL was a measurable share of a turn's CPU. A hit only
+  // stamps its entry (moving it to the map's end cost a delete and a set, each comparing the long
+  // SQL text again); the least recently used is looked for only when a new statement needs room.
+  readonly #statements = new Map<string, CachedStatement>();
+  #uses = 0;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -27,19 +36,27 @@ class SqliteConnection implements DatabaseConnection {
   #prepare(sql: string): Statement {
     const cached = this.#statements.get(sql);
     if (cached !== undefined) {
-      this.#statements.delete(sql);
-      this.#statements.set(sql, cached);
-      return cached;
+      cached.used = ++this.#uses;
+      return cached.stmt;
     }
     const stmt = this.#db.prepare(sql);
     // Per statement, and a statement is cached by its SQL, so its rows keep one shape.
     if (stmt.reader && wantsArrayRows(sql)) stmt.raw(true);
-    this.#statements.set(sql, stmt);
-    if (this.#statements.size > STATEMENT_CACHE_SIZE) {
-      const oldest = this.#statements.keys().next().value;
-      if (oldest !== undefined) this.#statements.delete(oldest);
-    }
+    if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#evictLeastRecent();
+    this.#statements.set(sql, { stmt, used: ++this.#uses });
     return stmt;
+  }
+
+  #evictLeastRecent(): void {
+    let oldest: string | undefined;
+    let oldestUse = Number.POSITIVE_INFINITY;
+    for (const [sql, entry] of this.#statements) {
+      if (entry.used < oldestUse) {
+        oldest = sql;
+        oldestUse = entry.used;
+      }
+    }
+    if (oldest !== undefined) this.#statements.delete(oldest);
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
