@@ -118,4 +118,31 @@ describe("SQLite file store", () => {
     const row = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(store.db);
     expect(row.rows[0]?.wal_autocheckpoint).toBe(10_000);
   });
+
+  it("still checkpoints writes that follow a quiet spell (the background thread slows down when idle)", async () => {
+    const file = join(dir, "sol.db");
+    const store = await open(`sqlite:${file}`);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Only a checkpoint writes the database file (the writer appends to the WAL): its mtime says when.
+    const written = () => statSync(file).mtimeMs;
+    const writtenAfter = async (since: number) => {
+      const deadline = Date.now() + 10_000;
+      while (written() === since && Date.now() < deadline) await pause(25);
+      return written() !== since;
+    };
+    for (let i = 0; i < 50; i++) await store.transmissions.claim(claimInput(T, `a${i}`));
+    // Settled: the first batch is in the file and nothing more is copied for a while.
+    let settled = written();
+    for (let stable = 0; stable < 4; ) {
+      await pause(100);
+      stable = written() === settled ? stable + 1 : 0;
+      settled = written();
+    }
+    // Longer than the ten quiet ticks after which the thread looks less often.
+    await pause(1_500);
+    expect(written()).toBe(settled);
+    for (let i = 0; i < 50; i++) await store.transmissions.claim(claimInput(T, `b${i}`));
+    expect(await writtenAfter(settled)).toBe(true);
+    expect(await store.transmissions.count(T)).toBe(100);
+  });
 });
