@@ -55,9 +55,20 @@ export function encodePostings(base: number, postings: readonly Posting[]): Uint
 /** The postings of a chunk whose key is `base` (the inverse of {@link encodePostings}). */
 export function decodePostings(base: number, bytes: Uint8Array): Posting[] {
   const out: Posting[] = [];
+  walkPostings(base, bytes, (posting) => out.push(posting));
+  return out;
+}
+
+/** Calls `visit` with each posting of a chunk whose key is `base`, in order, and the offset where its bytes start. */
+export function walkPostings(
+  base: number,
+  bytes: Uint8Array,
+  visit: (posting: Posting, start: number) => void,
+): void {
   const reader = { bytes, pos: 0 };
   let seq = base;
   while (reader.pos < bytes.length) {
+    const start = reader.pos;
     let delta = readByte(reader) | (readByte(reader) << 8);
     if (delta === WIDE_DELTA) delta = readVarint(reader);
     seq += delta;
@@ -66,9 +77,8 @@ export function decodePostings(base: number, bytes: Uint8Array): Posting[] {
     const context = counts === WIDE_BYTE ? readVarint(reader) : counts & 15;
     const short = readByte(reader);
     const length = short === WIDE_BYTE ? readVarint(reader) : short;
-    out.push({ seq, text, context, length });
+    visit({ seq, text, context, length }, start);
   }
-  return out;
 }
 
 function writeVarint(out: number[], value: number): void {
@@ -81,8 +91,8 @@ function writeVarint(out: number[], value: number): void {
   out.push(v);
 }
 
-/** Reads a varint at `reader.pos` and moves past it (shared with the ranking's slow path). */
-export function readVarint(reader: { bytes: Uint8Array; pos: number }): number {
+/** Reads a varint at `reader.pos` and moves past it. */
+function readVarint(reader: { bytes: Uint8Array; pos: number }): number {
   let value = 0;
   let scale = 1;
   for (;;) {

@@ -6,6 +6,7 @@ import type { StoreDatabase } from "../sql/schema.js";
 import { domainTerm, indexPending } from "./memory-index.js";
 import type { PostingsCache } from "./memory-postings-cache.js";
 import { type PostingsChunk, type RankTerm, rankPostings } from "./memory-postings-rank.js";
+import { type SummarizedPostings, summarizePostings } from "./memory-postings-summary.js";
 import { readSearchStats, type TermStats } from "./memory-search-stats.js";
 import { keptTerms } from "./memory-term-pruning.js";
 import { queryTerms } from "./memory-tokens.js";
@@ -112,8 +113,9 @@ export async function searchMemoryIndex(
     stats,
   );
   const postingsOf = (term: string) => ({
-    chunks: postings.get(term) ?? [],
+    chunks: postings.get(term)?.chunks ?? [],
     postings: stats.get(term)?.df ?? 0,
+    peaks: postings.get(term)?.peaks,
   });
   const ranked = rankPostings(
     terms.map(
@@ -124,7 +126,7 @@ export async function searchMemoryIndex(
     ),
     { ...BM25, avgdl: all.tokens / all.docs, contextWeight: SEARCH_CONTEXT_WEIGHT },
     candidatePoolSize(args.limit),
-    filter === null ? { newestSeq: state.newestSeq } : { only: postingsOf(filter) },
+    filter === null ? {} : { only: postingsOf(filter) },
   );
   if (ranked.length === 0) return [];
   const scores = new Map(ranked.map((r) => [r.seq, r.score]));
@@ -169,6 +171,7 @@ async function readHits(
 // The terms' chunks: from the cache when their version is the one cached, else in one statement,
 // which also reads the version they are cached under (the same snapshot: a version read apart could
 // name postings changed in between, and a change rolled back would leave them cached as current).
+// Chunks read are summarized once (skip entries, peaks), as the ranking uses them.
 async function readPostings(
   db: Kysely<StoreDatabase>,
   dialect: SqlDialect,
@@ -176,8 +179,8 @@ async function readPostings(
   tenantId: string,
   terms: readonly string[],
   stats: ReadonlyMap<string, TermStats>,
-): Promise<Map<string, readonly PostingsChunk[]>> {
-  const out = new Map<string, readonly PostingsChunk[]>();
+): Promise<Map<string, SummarizedPostings>> {
+  const out = new Map<string, SummarizedPostings>();
   const missing: string[] = [];
   for (const term of terms) {
     const cached = cache.get(tenantId, term, stats.get(term)?.version ?? -1);
@@ -198,8 +201,10 @@ async function readPostings(
   }
   for (const term of missing) {
     const entry = read.get(term);
-    out.set(term, entry?.chunks ?? []);
-    if (entry !== undefined) cache.set(tenantId, term, entry.version, entry.chunks);
+    if (entry === undefined) continue;
+    const summarized = summarizePostings(entry.chunks, SEARCH_CONTEXT_WEIGHT);
+    out.set(term, summarized);
+    cache.set(tenantId, term, entry.version, summarized);
   }
   return out;
 }

@@ -7,6 +7,7 @@ import {
   type RankTerm,
   rankPostings,
 } from "../../../src/store/repos/memory-postings-rank.js";
+import { SKIP_EVERY, summarizePostings } from "../../../src/store/repos/memory-postings-summary.js";
 
 // Mostly small values, as real postings are, with the wide encodings mixed in.
 const count = fc.oneof(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 100_000 }));
@@ -58,7 +59,11 @@ describe("memory postings chunks", () => {
     const broken = { weight: 1, chunks: [{ key: 0, bytes: two.slice(0, -1) }], postings: 2 };
     const clean = encodePostings(0, [{ seq: 9, text: 1, context: 0, length: 3 }]);
     const term = { weight: 1, chunks: [{ key: 0, bytes: clean }], postings: 1 };
-    for (const options of [{}, { newestSeq: 80_000 }]) {
+    const flag = encodePostings(
+      0,
+      [5, 9, 70_000].map((seq) => ({ seq, text: 0, context: 0, length: 0 })),
+    );
+    for (const options of [{}, { only: { chunks: [{ key: 0, bytes: flag }], postings: 3 } }]) {
       expect(() => rankPostings([broken], SHAPE, 5, options)).toThrow(RangeError);
       expect(rankPostings([term], SHAPE, 5, options).map((r) => r.seq)).toEqual([9]);
     }
@@ -116,13 +121,24 @@ const termPostings = fc
   }));
 
 function asRankTerm(term: { weight: number; postings: Posting[] }): RankTerm {
+  return chunked(term, 7);
+}
+
+// The term's postings in chunks of `size`, each encoded from its own key.
+function chunked(term: { weight: number; postings: Posting[] }, size: number): RankTerm {
   const chunks: PostingsChunk[] = [];
-  for (let i = 0; i < term.postings.length; i += 7) {
-    const part = term.postings.slice(i, i + 7);
+  for (let i = 0; i < term.postings.length; i += size) {
+    const part = term.postings.slice(i, i + size);
     const key = part[0]?.seq ?? 0;
     chunks.push({ key, bytes: encodePostings(key, part) });
   }
   return { weight: term.weight, chunks, postings: term.postings.length };
+}
+
+// As a search gets a term from the cache: chunks of up to 50 postings with their skip entries, and peaks.
+function asSummarizedTerm(term: { weight: number; postings: Posting[] }): RankTerm {
+  const plain = chunked(term, 50);
+  return { ...plain, ...summarizePostings(plain.chunks, SHAPE.contextWeight) };
 }
 
 describe("ranking postings", () => {
@@ -132,8 +148,16 @@ describe("ranking postings", () => {
         fc.array(termPostings, { minLength: 1, maxLength: 5 }),
         fc.integer({ min: 1, max: 40 }),
         (terms, pool) => {
-          const ranked = rankPostings(terms.map(asRankTerm), SHAPE, pool);
-          expect(rankPostings(terms.map(asRankTerm), SHAPE, pool, { newestSeq: 200 })).toEqual(ranked);
+          const ranked = rankPostings(
+            terms.map((t) => asRankTerm(t)),
+            SHAPE,
+            pool,
+          );
+          const summarized = rankPostings(terms.map(asSummarizedTerm), SHAPE, pool);
+          expect(summarized.map((r) => r.seq)).toEqual(ranked.map((r) => r.seq));
+          summarized.forEach((r, i) => {
+            expect(r.score).toBeCloseTo(ranked[i]?.score ?? Number.NaN, 9);
+          });
           const expected = naive(terms, pool);
           expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
           ranked.slice(0, expected.length).forEach((r, i) => {
@@ -174,20 +198,22 @@ describe("ranking postings", () => {
         fc.boolean(),
         (specs, pool, shuffled) => {
           const terms = specs.map((t) => spread(t.weight, t.every, t.offset, t.length));
-          const rank = terms
-            .map(asRankTerm)
-            .map((t) => (shuffled ? { ...t, chunks: [...t.chunks].reverse() } : t));
-          // Through the hash table, a direct table over the seqs, and one too short for them.
-          const ranked = rankPostings(rank, SHAPE, pool);
-          expect(rankPostings(rank, SHAPE, pool, { newestSeq: 3100 })).toEqual(ranked);
-          expect(rankPostings(rank, SHAPE, pool, { newestSeq: 40 })).toEqual(ranked);
+          const reorder = (t: RankTerm) => (shuffled ? { ...t, chunks: [...t.chunks].reverse() } : t);
           const expected = naive(terms, pool);
-          expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
-          ranked.slice(0, expected.length).forEach((r, i) => {
-            expect(r.score).toBeCloseTo(expected[i]?.[1] ?? Number.NaN, 9);
-          });
           const last = expected.at(-1)?.[1] ?? Number.NaN;
-          for (const extra of ranked.slice(expected.length)) expect(extra.score).toBeCloseTo(last, 9);
+          // Chunks as stored, and summarized: then the peaks bound the shares and the candidates
+          // are probed block by block.
+          for (const rank of [
+            terms.map((t) => reorder(asRankTerm(t))),
+            terms.map((t) => reorder(asSummarizedTerm(t))),
+          ]) {
+            const ranked = rankPostings(rank, SHAPE, pool);
+            expect(ranked.slice(0, expected.length).map((r) => r.seq)).toEqual(expected.map(([seq]) => seq));
+            ranked.slice(0, expected.length).forEach((r, i) => {
+              expect(r.score).toBeCloseTo(expected[i]?.[1] ?? Number.NaN, 9);
+            });
+            for (const extra of ranked.slice(expected.length)) expect(extra.score).toBeCloseTo(last, 9);
+          }
         },
       ),
       { numRuns: 200 },
@@ -227,6 +253,63 @@ describe("ranking postings", () => {
     expect(rankPostings([asRankTerm(big)], SHAPE, 3)).toHaveLength(3 + 64);
     expect(rankPostings([asRankTerm(same)], SHAPE, 10)).toEqual(
       naive([same], 10).map(([seq, score]) => ({ seq, score })),
+    );
+  });
+});
+
+describe("summarizing a term's postings", () => {
+  it("finds every block of 16 from its skip entry, and bounds every share by a peak that a posting reaches", () => {
+    fc.assert(
+      fc.property(
+        fc.array(termPostings, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 70 }),
+        (terms, size) => {
+          for (const term of terms) {
+            const plain = chunked(term, size);
+            const { chunks, peaks } = summarizePostings(plain.chunks, SHAPE.contextWeight);
+            chunks.forEach((chunk, c) => {
+              const all = decodePostings(chunk.key, chunk.bytes);
+              const skips = chunk.skips ?? new Int32Array(0);
+              expect(skips.length).toBe(2 * Math.max(0, Math.ceil(all.length / SKIP_EVERY) - 1));
+              expect(chunk.bytes).toBe(plain.chunks[c]?.bytes);
+              for (let k = 0; k < skips.length; k += 2) {
+                const before = chunk.key + (skips[k] as number);
+                const block = decodePostings(before, chunk.bytes.subarray(skips[k + 1]));
+                expect(block).toEqual(all.slice(((k + 2) / 2) * SKIP_EVERY));
+              }
+            });
+            const f = (p: Posting) => p.text + SHAPE.contextWeight * p.context;
+            const pairs: Array<[number, number]> = [];
+            for (let i = 0; i < peaks.pairs.length; i += 2)
+              pairs.push([peaks.pairs[i] ?? 0, peaks.pairs[i + 1] ?? 0]);
+            for (const p of term.postings) {
+              expect(pairs.some(([pf, pl]) => f(p) <= pf && p.length >= pl)).toBe(true);
+            }
+            for (const [pf, pl] of pairs) {
+              expect(term.postings.some((p) => f(p) === pf && p.length === pl)).toBe(true);
+            }
+            expect(peaks.contextWeight).toBe(SHAPE.contextWeight);
+          }
+        },
+      ),
+    );
+  });
+
+  it("leaves a chunk whose seqs lie too far apart for its skip entries to be scored whole", () => {
+    const postings = Array.from({ length: 40 }, (_, i) => ({
+      seq: i * 2 ** 27,
+      text: 1 + (i % 7),
+      context: 0,
+      length: 4 + i,
+    }));
+    const { chunks } = summarizePostings(
+      [{ key: 0, bytes: encodePostings(0, postings) }],
+      SHAPE.contextWeight,
+    );
+    expect(chunks[0]?.skips).toBeUndefined();
+    const term = { weight: 1, postings };
+    expect(rankPostings([{ ...asRankTerm(term), chunks }], SHAPE, 3).map((r) => r.seq)).toEqual(
+      naive([term], 3).map(([seq]) => seq),
     );
   });
 });

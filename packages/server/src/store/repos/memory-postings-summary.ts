@@ -1,0 +1,58 @@
+import { walkPostings } from "./memory-postings.js";
+import type { PostingsChunk, SharePeaks } from "./memory-postings-rank.js";
+
+/**
+ * A chunk gets a skip entry every this many postings: a probe for a few memories then decodes the
+ * blocks that hold them, not the whole chunk (about 190 postings on the bench's 100k memories).
+ */
+export const SKIP_EVERY = 16;
+
+const MAX_INT32 = 2 ** 31 - 1;
+
+/** A term's postings as searches keep them: chunks with skip entries, and the term's peaks. */
+export interface SummarizedPostings {
+  readonly chunks: readonly PostingsChunk[];
+  readonly peaks: SharePeaks;
+}
+
+/**
+ * Decodes a term's chunks once, when they enter the cache, to learn what lets a ranking skip them:
+ * each chunk's skip entries, and the term's peaks under `contextWeight` (see SharePeaks).
+ */
+export function summarizePostings(
+  chunks: readonly PostingsChunk[],
+  contextWeight: number,
+): SummarizedPostings {
+  // The shortest length for each weighted count seen.
+  const shortest = new Map<number, number>();
+  const summarized = chunks.map((chunk): PostingsChunk => {
+    const skips: number[] = [];
+    let index = 0;
+    let previous = chunk.key;
+    walkPostings(chunk.key, chunk.bytes, (posting, start) => {
+      if (index > 0 && index % SKIP_EVERY === 0) skips.push(previous - chunk.key, start);
+      const f = posting.text + contextWeight * posting.context;
+      const known = shortest.get(f);
+      if (f > 0 && (known === undefined || posting.length < known)) shortest.set(f, posting.length);
+      previous = posting.seq;
+      index++;
+    });
+    // Int32: the ranking's seqs stay small integers (a double there slowed every search by a sixth).
+    return skips.length === 0 || !skips.every((n) => n <= MAX_INT32)
+      ? { key: chunk.key, bytes: chunk.bytes }
+      : { key: chunk.key, bytes: chunk.bytes, skips: Int32Array.from(skips) };
+  });
+  return { chunks: summarized, peaks: { contextWeight, pairs: paretoPeaks(shortest) } };
+}
+
+// The (count, length) pairs no other beats on both: a higher count with a length at most as long.
+function paretoPeaks(shortest: ReadonlyMap<number, number>): Float64Array {
+  const pairs: number[] = [];
+  let best = Number.POSITIVE_INFINITY;
+  for (const [f, length] of [...shortest].sort((a, b) => b[0] - a[0])) {
+    if (length >= best) continue;
+    pairs.push(f, length);
+    best = length;
+  }
+  return Float64Array.from(pairs);
+}
