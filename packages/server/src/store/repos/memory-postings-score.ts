@@ -63,11 +63,12 @@ export function addToPresent(
     while ((seqs[acc.read] as number) < chunk.key) acc.read++;
     if ((seqs[acc.read] as number) >= end) continue;
     const { bytes, skips, key } = chunk;
-    if (skips === undefined) {
+    const blocks = skips === undefined ? 1 : skips.length / 2 + 1;
+    // Memories in most blocks: one walk of the chunk costs less than a jump to each block.
+    if (skips === undefined || 2 * (firstAtLeast(seqs, acc.read, count, end) - acc.read) >= blocks) {
       scoreRange(bytes, 0, bytes.length, key, w, params, acc, true);
       continue;
     }
-    const blocks = skips.length / 2 + 1;
     let block = 0;
     while ((seqs[acc.read] as number) < end) {
       const seq = (seqs[acc.read] as number) - key;
@@ -82,6 +83,18 @@ export function addToPresent(
       block++;
     }
   }
+}
+
+// The first index in seqs[from, to) whose seq is at least `seq` (to when none is).
+function firstAtLeast(seqs: Float64Array, from: number, to: number, seq: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((seqs[mid] as number) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 // An infinite seq past the last entry ends every walk of the entries without a bounds check.
