@@ -1,4 +1,4 @@
-import { WIDE_BYTE, WIDE_DELTA } from "./memory-postings.js";
+import { readWide, WIDE_BYTE, WIDE_DELTA, wide } from "./memory-postings.js";
 import type { Accumulator } from "./memory-postings-accumulator.js";
 
 /** A chunk of a term's postings as stored: its key (the base of its first seq) and its bytes. */
@@ -172,26 +172,6 @@ function scoreRange(
   }
   acc.read = read;
   acc.write = write;
-}
-
-// The value readWide read last: returning it through a variable keeps the hot loop free of
-// allocations (an object per wide field made every search twice as slow, even with none wide).
-let wide = 0;
-
-/** Reads the varint at `p` into `wide` and returns the position after it (past the end: truncated). */
-function readWide(bytes: Uint8Array, p: number): number {
-  let value = 0;
-  let scale = 1;
-  let at = p;
-  for (;;) {
-    const byte = bytes[at++];
-    if (byte === undefined) throw new RangeError("truncated postings chunk");
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) break;
-    scale *= 0x80;
-  }
-  wide = value;
-  return at;
 }
 
 const codeWeights = new Float64Array(256);

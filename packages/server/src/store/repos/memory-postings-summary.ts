@@ -23,18 +23,21 @@ export function summarizePostings(
   chunks: readonly PostingsChunk[],
   contextWeight: number,
 ): SummarizedPostings {
-  // The shortest length for each weighted count seen.
+  // The shortest length for each pair of counts seen: small ones by their one-byte code (a Map
+  // keyed by the weighted count cost twice the decoding), the others by weighted count.
+  const byCode = new Float64Array(256).fill(Number.POSITIVE_INFINITY);
   const shortest = new Map<number, number>();
   const summarized = chunks.map((chunk): PostingsChunk => {
     const skips: number[] = [];
     let index = 0;
     let previous = chunk.key;
-    walkPostings(chunk.key, chunk.bytes, (posting, start) => {
+    walkPostings(chunk.key, chunk.bytes, (seq, text, context, length, start) => {
       if (index > 0 && index % SKIP_EVERY === 0) skips.push(previous - chunk.key, start);
-      const f = posting.text + contextWeight * posting.context;
-      const known = shortest.get(f);
-      if (f > 0 && (known === undefined || posting.length < known)) shortest.set(f, posting.length);
-      previous = posting.seq;
+      if (text < 16 && context < 16) {
+        const code = text * 16 + context;
+        if (length < (byCode[code] as number)) byCode[code] = length;
+      } else keepShortest(shortest, text + contextWeight * context, length);
+      previous = seq;
       index++;
     });
     // Int32: the ranking's seqs stay small integers (a double there slowed every search by a sixth).
@@ -42,7 +45,17 @@ export function summarizePostings(
       ? { key: chunk.key, bytes: chunk.bytes }
       : { key: chunk.key, bytes: chunk.bytes, skips: Int32Array.from(skips) };
   });
+  for (let code = 1; code < 256; code++) {
+    const length = byCode[code] as number;
+    if (length !== Number.POSITIVE_INFINITY)
+      keepShortest(shortest, (code >> 4) + contextWeight * (code & 15), length);
+  }
   return { chunks: summarized, peaks: { contextWeight, pairs: paretoPeaks(shortest) } };
+}
+
+function keepShortest(shortest: Map<number, number>, f: number, length: number): void {
+  const known = shortest.get(f);
+  if (f > 0 && (known === undefined || length < known)) shortest.set(f, length);
 }
 
 // The (count, length) pairs no other beats on both: a higher count with a length at most as long.
