@@ -10,8 +10,10 @@ const MAX_EXTRA_TIES = 64;
 /**
  * Seq -> score during one search: the memories scored so far as two arrays in ascending seq. A term's
  * postings ascend too, so scoring a term merges them in (into the spare arrays, then swapped), and
- * adding to the memories present walks both in step: every access is sequential. A table indexed by
- * seq took a cache miss on most postings over 100k memories, four fifths of a search's time.
+ * adding to the memories present walks both in step: every access is sequential, however the
+ * tenant's seqs spread over the store. (It replaced a table indexed by seq, for tenants whose seqs
+ * were dense, and a hash table for the others: over the bench's 100k memories the merge ranks in 0.92
+ * of the first's time and 0.67 of the second's.)
  */
 export class Accumulator {
   seqs: Float64Array;
