@@ -6,19 +6,35 @@
  * WAL, BEGIN IMMEDIATE and busy_timeout.
  */
 export class FileMutex {
-  #tail: Promise<void> = Promise.resolve();
+  #held = false;
+  readonly #waiters: Array<() => void> = [];
   refs = 0;
 
-  /** Resolves with a release function once every earlier holder has released. */
-  async lock(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => {
-      release = resolve;
+  /**
+   * Resolves with a release function once every earlier holder has released, in the order asked.
+   * Taken twice per statement, so a free lock costs one resolved promise, not a chain of them (0.55
+   * against 1.2 µs for the pair, mutex.mjs).
+   */
+  lock(): Promise<() => void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve(this.#releaser());
+    }
+    return new Promise((resolve) => {
+      this.#waiters.push(() => resolve(this.#releaser()));
     });
-    const previous = this.#tail;
-    this.#tail = previous.then(() => next);
-    await previous;
-    return release;
+  }
+
+  // A release works once: a second call must not free the lock of whoever holds it next.
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiters.shift();
+      if (next === undefined) this.#held = false;
+      else next();
+    };
   }
 }
 
