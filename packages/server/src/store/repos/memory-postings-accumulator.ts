@@ -96,7 +96,7 @@ export class Accumulator {
 }
 
 /** The `pool`-th best of the first `count` scores above 0; 0 when fewer than `pool` are. */
-export function floorOf(scores: Float64Array, count: number, pool: number): number {
+function floorOf(scores: Float64Array, count: number, pool: number): number {
   const heap = new Float64Array(pool);
   let size = 0;
   for (let i = 0; i < count; i++) {

@@ -17,7 +17,8 @@ export interface SummarizedPostings {
 
 /**
  * Decodes a term's chunks once, when they enter the cache, to learn what lets a ranking skip them:
- * each chunk's skip entries, and the term's peaks under `contextWeight` (see SharePeaks).
+ * each chunk's skip entries, and the term's peaks under `contextWeight` (see SharePeaks). The chunks
+ * come back in key order, as the ranking walks them, so a cached term is never sorted again.
  */
 export function summarizePostings(
   chunks: readonly PostingsChunk[],
@@ -27,25 +28,27 @@ export function summarizePostings(
   // keyed by the weighted count cost twice the decoding), the others by weighted count.
   const byCode = new Float64Array(256).fill(Number.POSITIVE_INFINITY);
   const shortest = new Map<number, number>();
-  const summarized = chunks.map((chunk): PostingsChunk => {
-    const skips: number[] = [];
-    let index = 0;
-    let previous = chunk.key;
-    walkPostings(chunk.key, chunk.bytes, (seq, text, context, length, start) => {
-      if (index > 0 && index % SKIP_EVERY === 0) skips.push(previous - chunk.key, start);
-      if (text < 16 && context < 16) {
-        const code = text * 16 + context;
-        if (length < (byCode[code] as number)) byCode[code] = length;
-      } else keepShortest(shortest, text + contextWeight * context, length);
-      previous = seq;
-      index++;
+  const summarized = [...chunks]
+    .sort((a, b) => a.key - b.key)
+    .map((chunk): PostingsChunk => {
+      const skips: number[] = [];
+      let index = 0;
+      let previous = chunk.key;
+      walkPostings(chunk.key, chunk.bytes, (seq, text, context, length, start) => {
+        if (index > 0 && index % SKIP_EVERY === 0) skips.push(previous - chunk.key, start);
+        if (text < 16 && context < 16) {
+          const code = text * 16 + context;
+          if (length < (byCode[code] as number)) byCode[code] = length;
+        } else keepShortest(shortest, text + contextWeight * context, length);
+        previous = seq;
+        index++;
+      });
+      // Offsets from the key in an Int32Array: small integers in the ranking's arithmetic. A chunk whose
+      // seqs spread wider than that gets no skip entries and is walked whole.
+      return skips.length === 0 || !skips.every((n) => n <= MAX_INT32)
+        ? { key: chunk.key, bytes: chunk.bytes }
+        : { key: chunk.key, bytes: chunk.bytes, skips: Int32Array.from(skips) };
     });
-    // Offsets from the key in an Int32Array: small integers in the ranking's arithmetic. A chunk whose
-    // seqs spread wider than that gets no skip entries and is walked whole.
-    return skips.length === 0 || !skips.every((n) => n <= MAX_INT32)
-      ? { key: chunk.key, bytes: chunk.bytes }
-      : { key: chunk.key, bytes: chunk.bytes, skips: Int32Array.from(skips) };
-  });
   for (let code = 1; code < 256; code++) {
     const length = byCode[code] as number;
     if (length !== Number.POSITIVE_INFINITY)
