@@ -22,6 +22,7 @@ import { v20MementoRecencyIndex } from "./v20-memento-recency-index.js";
 import { v21MemoryIndex } from "./v21-memory-index.js";
 import { v22MementoArcs } from "./v22-memento-arcs.js";
 import { v23PostgresMemoryIndex } from "./v23-postgres-memory-index.js";
+import { v24PostgresTraceAnchor } from "./v24-postgres-trace-anchor.js";
 
 export type { Migration } from "./ddl.js";
 
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   v21MemoryIndex,
   v22MementoArcs,
   v23PostgresMemoryIndex,
+  v24PostgresTraceAnchor,
 ]);

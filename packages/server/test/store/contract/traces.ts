@@ -7,7 +7,7 @@ import {
 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { GENESIS_HASH, hashTraceEvent, verifyTraceChain } from "../../../src/store/index.js";
-import { T0 } from "../support/samples.js";
+import { claimInput, T0, turnInput } from "../support/samples.js";
 import type { PortContractOptions, PortHarness } from "./harness.js";
 
 const T = "tenant-a";
@@ -129,6 +129,45 @@ export function traceContract(harness: PortHarness, options: PortContractOptions
         expect(checkAnchoredRun(run.slice(0, -1), own)).toBe("run_truncated");
       }
       expect(await stores[0]!.traces.anchors("tenant-other")).toEqual([]);
+    });
+
+    it("turn commits and plain appends racing from two stores form one anchor chain", async () => {
+      const stores = options.sharedUrl
+        ? await Promise.all([harness.open(), harness.open()])
+        : [await harness.open()];
+      const tenant = "tenant-turns";
+      // Ids that JSON must escape: an anchor's hash covers the run id's JSON text, which PostgreSQL
+      // writes itself for a turn's first commit (migration v24).
+      const odd = ['run "quoted"', "run\\back", "run\nline\u0001\u007f", "run é ✓ 😀 \u2028"];
+      const runs = Array.from({ length: 12 }, (_, i) => `${odd[i % odd.length]} ${i}`);
+      for (const [i, run] of runs.entries()) {
+        const store = stores[i % stores.length]!;
+        await store.transmissions.claim(
+          claimInput(tenant, `r${i}`, { threadId: `thread-${i}`, traceRunId: run }),
+        );
+        await store.transmissions.setStatus(tenant, `tx-r${i}`, "queued", "sending", T0);
+      }
+      const results = await Promise.all(
+        runs.flatMap((run, i) => {
+          const store = stores[i % stores.length]!;
+          const trace = { traceRunId: run, drafts: [draft("route"), draft("respond")], expectEmptyRun: true };
+          return [
+            store
+              .commitTurn(turnInput(tenant, `r${i}`, i, { threadId: `thread-${i}`, trace }))
+              .then((r) => r.ok),
+            store.traces.append(tenant, `plain-${i % 3}`, null, [draft(`p${i}`)]).then(() => true),
+          ];
+        }),
+      );
+      expect(results.every((ok) => ok)).toBe(true);
+      const anchors = await stores[0]!.traces.anchors(tenant);
+      expect(anchors.map((a) => a.tenantSeq)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+      expect(findAnchorChainBreak(anchors)).toBeNull();
+      for (const run of [...runs, "plain-0", "plain-1", "plain-2"]) {
+        const events = await stores[0]!.traces.get(tenant, run);
+        expect(events.length).toBe(run.startsWith("plain-") ? 4 : 2);
+        expect(checkAnchoredRun(events, await stores[0]!.traces.anchors(tenant, run))).toBeNull();
+      }
     });
 
     it("stores large appends in one go", async () => {

@@ -1,0 +1,43 @@
+import { sql } from "kysely";
+import type { Migration } from "./ddl.js";
+
+// A tenant's trace appends take turns on one advisory lock, held to commit, because each moves the
+// tenant's anchor head (core hash/trace-anchor.ts). A turn's commit took it with one statement and
+// held it over three more round trips (read the run's tail and the head, insert, commit): under load,
+// 6 to 7 of a two-instance fleet's commits for one tenant waited on it at any moment (bench:gateway
+// --store postgres --instances 2). This function takes the lock, reads the head and inserts the next
+// anchor in one call, so a commit holds the lock for the rest of its last statement and the commit. Each of its statements takes a new snapshot (a volatile
+// function under READ COMMITTED), so the head it reads is the one the previous holder committed.
+// The hash is core's: sha256(prevAnchorHash + canonical JSON of the other four fields), whose keys
+// sort as written here; to_json quotes a string as JSON.stringify does for any text PostgreSQL holds.
+const CREATE_FUNCTION = `create function sol_trace_anchor(p_tenant text, p_run text, p_tail_seq integer,
+  p_tail_hash text) returns integer language plpgsql volatile as $$
+  declare
+    head_seq integer;
+    head_hash text;
+    next_seq integer;
+    prev_hash text;
+  begin
+    perform pg_advisory_xact_lock(hashtext(p_tenant), hashtext('sol:trace-anchor-head'));
+    select tenant_seq, anchor_hash into head_seq, head_hash from trace_anchors
+      where tenant_id = p_tenant order by tenant_seq desc limit 1;
+    next_seq := coalesce(head_seq + 1, 0);
+    prev_hash := coalesce(head_hash, repeat('0', 64));
+    insert into trace_anchors (tenant_id, tenant_seq, trace_run_id, run_tail_seq, run_tail_hash,
+        prev_anchor_hash, anchor_hash)
+      values (p_tenant, next_seq, p_run, p_tail_seq, p_tail_hash, prev_hash, encode(sha256(convert_to(
+        prev_hash || '{"runTailHash":' || to_json(p_tail_hash)::text || ',"runTailSeq":' || p_tail_seq
+          || ',"tenantSeq":' || next_seq || ',"traceRunId":' || to_json(p_run)::text || '}',
+        'UTF8')), 'hex'));
+    return next_seq;
+  end $$`;
+
+/** v24: PostgreSQL's one-call anchor for a turn's trace (repos/trace-anchor-postgres.ts). SQLite is unchanged. */
+export const v24PostgresTraceAnchor: Migration = {
+  version: 24,
+  name: "postgres-trace-anchor",
+  async up(db, dialect) {
+    if (dialect !== "postgres") return;
+    await sql.raw(CREATE_FUNCTION).execute(db);
+  },
+};
