@@ -33,12 +33,36 @@ const CREATE_FUNCTION = `create function sol_trace_anchor(p_tenant text, p_run t
     return next_seq;
   end $$`;
 
-/** v24: PostgreSQL's one-call anchor for a turn's trace (repos/trace-anchor-postgres.ts). SQLite is unchanged. */
+// A turn's first commit writes its run whole: the events (chained from the genesis hash by the caller)
+// and the anchor, in one call, without reading the run's tail first. A run that already has events
+// gets nothing and -1, and the caller appends after its tail instead. Arrays, one per column, in seq
+// order; metadata is canonical JSON text, which the json type keeps as written.
+const CREATE_APPEND_FIRST = `create function sol_trace_append_first(p_tenant text, p_run text,
+  p_transmission text, p_actors text[], p_phases text[], p_statuses text[], p_summaries text[],
+  p_metadata text[], p_ts text[], p_prev_hashes text[], p_hashes text[]) returns integer
+  language plpgsql volatile as $$
+  declare
+    n integer := cardinality(p_hashes);
+  begin
+    if n = 0 or exists (select 1 from trace_events where tenant_id = p_tenant and trace_run_id = p_run) then
+      return -1;
+    end if;
+    insert into trace_events (tenant_id, trace_run_id, seq, transmission_id, actor, phase, status,
+        summary, metadata, ts, prev_hash, hash)
+      select p_tenant, p_run, (e.ord - 1)::integer, p_transmission, e.actor, e.phase, e.status,
+          e.summary, e.metadata::json, e.ts, e.prev_hash, e.hash
+        from unnest(p_actors, p_phases, p_statuses, p_summaries, p_metadata, p_ts, p_prev_hashes, p_hashes)
+          with ordinality as e(actor, phase, status, summary, metadata, ts, prev_hash, hash, ord);
+    return sol_trace_anchor(p_tenant, p_run, n - 1, p_hashes[n]);
+  end $$`;
+
+/** v24: PostgreSQL's one-call trace writes for a turn's commit (repos/trace-anchor-postgres.ts). SQLite is unchanged. */
 export const v24PostgresTraceAnchor: Migration = {
   version: 24,
   name: "postgres-trace-anchor",
   async up(db, dialect) {
     if (dialect !== "postgres") return;
     await sql.raw(CREATE_FUNCTION).execute(db);
+    await sql.raw(CREATE_APPEND_FIRST).execute(db);
   },
 };

@@ -14,7 +14,7 @@ import { isRetryableConflict, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
 import { insertRowsRaw, insertRowsRawTogether } from "../sql/raw-insert.js";
 import type { TraceAnchorsTable, TraceEventsTable } from "../sql/schema.js";
-import { insertEventsAnchoredPostgres } from "./trace-anchor-postgres.js";
+import { appendFirstRunPostgres } from "./trace-anchor-postgres.js";
 import { canonicalEventJson, GENESIS_HASH, servedTraceEvent } from "./trace-hash.js";
 
 /** Appends racing on one run retry this often; the PostgreSQL advisory lock makes a retry rare. */
@@ -128,10 +128,10 @@ export async function insertTraceDrafts(
   await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
 }
 
-// PostgreSQL, a turn's first attempt: the run is the turn's own, so its tail is read without the
-// tenant's trace lock (a wrong hint still chains onto the events already there), and the last statement
-// takes the lock with the anchor (trace-anchor-postgres.ts): held for that statement and the commit
-// instead of three round trips more.
+// PostgreSQL, a turn's first attempt: the run is the turn's own, so the events are chained from the
+// genesis hash and written with the anchor in one call, which takes the tenant's trace lock last
+// (trace-anchor-postgres.ts): the lock is held for that call and the commit, not three round trips
+// more. A wrong hint writes nothing there and the events are appended after the run's tail as usual.
 async function insertFirstDraftsPostgres(
   tx: StoreContext,
   tenantId: TenantId,
@@ -141,18 +141,23 @@ async function insertFirstDraftsPostgres(
 ): Promise<void> {
   if (drafts.length === 0) return;
   checkDrafts(tenantId, traceRunId, transmissionId, drafts);
-  const tail = (await selectRunTail(tx, tenantId, traceRunId)).rows[0];
-  const last = tail === undefined ? null : { seq: Number(tail.seq), hash: tail.hash };
-  const chained = chain(traceRunId, transmissionId, drafts, last, tx.nowIso);
-  const rows = chained.map((item) => toRow(tenantId, item));
-  const lastChunk = Math.max(0, rows.length - INSERT_CHUNK);
-  await insertEventRows(tx, rows.slice(0, lastChunk));
-  const { unhashed, hash } = chained[chained.length - 1] as ChainedDraft;
-  await insertEventsAnchoredPostgres(tx, tenantId, TRACE_COLUMNS, rows.slice(lastChunk), {
-    traceRunId,
-    seq: unhashed.seq,
-    hash,
-  });
+  const events = chain(traceRunId, transmissionId, drafts, null, tx.nowIso).map(
+    ({ unhashed, metadataJson, hash }) => {
+      assertStorableJsonText(metadataJson, "trace metadata");
+      return {
+        actor: unhashed.actor,
+        phase: unhashed.phase,
+        status: unhashed.status,
+        summary: unhashed.summary ?? null,
+        metadataJson,
+        ts: unhashed.ts,
+        prevHash: unhashed.prevHash,
+        hash,
+      };
+    },
+  );
+  if (await appendFirstRunPostgres(tx, tenantId, traceRunId, transmissionId, events)) return;
+  await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
 }
 
 function checkDrafts(
@@ -224,16 +229,6 @@ const selectRunTailAndHead = preparedQuery((db, tenantId: string, traceRunId: st
       head().select("anchor_hash").as("head_hash"),
     ];
   }),
-);
-
-const selectRunTail = preparedQuery((db, tenantId: string, traceRunId: string) =>
-  db
-    .selectFrom("trace_events")
-    .select(["seq", "hash"])
-    .where("tenant_id", "=", tenantId)
-    .where("trace_run_id", "=", traceRunId)
-    .orderBy("seq", "desc")
-    .limit(1),
 );
 
 const selectAnchorHead = preparedQuery((db, tenantId: string) =>
