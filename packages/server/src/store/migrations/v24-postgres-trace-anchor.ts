@@ -34,9 +34,12 @@ const CREATE_FUNCTION = `create function sol_trace_anchor(p_tenant text, p_run t
   end $$`;
 
 // A turn's first commit writes its run whole: the events (chained from the genesis hash by the caller)
-// and the anchor, in one call, without reading the run's tail first. A run that already has events
-// gets nothing and -1, and the caller appends after its tail instead. Arrays, one per column, in seq
-// order; metadata is canonical JSON text, which the json type keeps as written.
+// in one call, without reading the run's tail first, and the anchor when the transaction commits (the
+// trigger below), so the tenant's trace lock is held by the commit alone, with no round trip to the
+// client under it. A run that already has events gets nothing and -1, and the caller appends after
+// its tail instead. Arrays, one per column, in seq order; metadata is canonical JSON text, which the
+// json type keeps as written. The tail's hash, in a setting of this transaction, marks the one row
+// the trigger anchors.
 const CREATE_APPEND_FIRST = `create function sol_trace_append_first(p_tenant text, p_run text,
   p_transmission text, p_actors text[], p_phases text[], p_statuses text[], p_summaries text[],
   p_metadata text[], p_ts text[], p_prev_hashes text[], p_hashes text[]) returns integer
@@ -47,14 +50,30 @@ const CREATE_APPEND_FIRST = `create function sol_trace_append_first(p_tenant tex
     if n = 0 or exists (select 1 from trace_events where tenant_id = p_tenant and trace_run_id = p_run) then
       return -1;
     end if;
+    -- Before the insert: the trigger's condition is evaluated as each row goes in.
+    perform set_config('sol.trace_anchor_tail', p_hashes[n], true);
     insert into trace_events (tenant_id, trace_run_id, seq, transmission_id, actor, phase, status,
         summary, metadata, ts, prev_hash, hash)
       select p_tenant, p_run, (e.ord - 1)::integer, p_transmission, e.actor, e.phase, e.status,
           e.summary, e.metadata::json, e.ts, e.prev_hash, e.hash
         from unnest(p_actors, p_phases, p_statuses, p_summaries, p_metadata, p_ts, p_prev_hashes, p_hashes)
           with ordinality as e(actor, phase, status, summary, metadata, ts, prev_hash, hash, ord);
-    return sol_trace_anchor(p_tenant, p_run, n - 1, p_hashes[n]);
+    return n - 1;
   end $$`;
+
+// Deferred to the commit: fires once, for the tail event sol_trace_append_first marked, after every
+// statement of the transaction, and takes the tenant's trace lock there.
+const CREATE_ANCHOR_AT_COMMIT = [
+  `create function sol_trace_anchor_at_commit() returns trigger language plpgsql volatile as $$
+    begin
+      perform sol_trace_anchor(new.tenant_id, new.trace_run_id, new.seq, new.hash);
+      return null;
+    end $$`,
+  `create constraint trigger trace_events_anchor_at_commit after insert on trace_events
+    deferrable initially deferred for each row
+    when (new.hash = current_setting('sol.trace_anchor_tail', true))
+    execute function sol_trace_anchor_at_commit()`,
+];
 
 /** v24: PostgreSQL's one-call trace writes for a turn's commit (repos/trace-anchor-postgres.ts). SQLite is unchanged. */
 export const v24PostgresTraceAnchor: Migration = {
@@ -64,5 +83,6 @@ export const v24PostgresTraceAnchor: Migration = {
     if (dialect !== "postgres") return;
     await sql.raw(CREATE_FUNCTION).execute(db);
     await sql.raw(CREATE_APPEND_FIRST).execute(db);
+    for (const statement of CREATE_ANCHOR_AT_COMMIT) await sql.raw(statement).execute(db);
   },
 };

@@ -15,10 +15,9 @@ export interface FirstRunEvent {
 }
 
 /**
- * PostgreSQL: writes a run's first events and the tenant's next anchor in one call of
- * `sol_trace_append_first` (migration v24), which takes the tenant's trace lock last, after the
- * events: the caller's transaction then holds it for the rest of this statement and its commit, and
- * must write nothing after it (the lock's rule: the trace append is every transaction's last write).
+ * PostgreSQL: writes a run's first events in one call of `sol_trace_append_first` (migration v24); the
+ * tenant's next anchor is written when the caller's transaction commits, by a deferred trigger that
+ * takes the tenant's trace lock then, so no round trip to this process happens under that lock.
  * False, with nothing written, when the run already has events: the caller appends after its tail.
  */
 export async function appendFirstRunPostgres(

@@ -129,9 +129,9 @@ export async function insertTraceDrafts(
 }
 
 // PostgreSQL, a turn's first attempt: the run is the turn's own, so the events are chained from the
-// genesis hash and written with the anchor in one call, which takes the tenant's trace lock last
-// (trace-anchor-postgres.ts): the lock is held for that call and the commit, not three round trips
-// more. A wrong hint writes nothing there and the events are appended after the run's tail as usual.
+// genesis hash and written in one call, and the anchor at commit (trace-anchor-postgres.ts): the
+// tenant's trace lock is held by the commit alone, not over three round trips to this process. A
+// wrong hint writes nothing there and the events are appended after the run's tail as usual.
 async function insertFirstDraftsPostgres(
   tx: StoreContext,
   tenantId: TenantId,
