@@ -6,9 +6,9 @@ import type { Migration } from "./ddl.js";
 // held it over three more round trips (read the run's tail and the head, insert, commit): under load,
 // 6 to 7 of a two-instance fleet's commits for one tenant waited on it at any moment (bench:gateway
 // --store postgres --instances 2). This function takes the lock, reads the head and inserts the next
-// anchor in one call, so a commit holds the lock for the rest of its last statement and the commit.
-// Each of its statements takes a new snapshot (a volatile function under READ COMMITTED), so the head
-// it reads is the one the previous holder committed.
+// anchor in one call; a turn's first commit calls it from a trigger deferred to the commit (below), so
+// the commit alone holds the lock. Each of its statements takes a new snapshot (a volatile function
+// under READ COMMITTED), so the head it reads is the one the previous holder committed.
 // The hash is core's: sha256(prevAnchorHash + canonical JSON of the other four fields), whose keys
 // sort as written here; to_json quotes a string as JSON.stringify does for any text PostgreSQL holds.
 const CREATE_FUNCTION = `create function sol_trace_anchor(p_tenant text, p_run text, p_tail_seq integer,

@@ -95,8 +95,9 @@ export async function appendTraceDrafts(
  * {@link appendTraceDrafts} for callers that do not need the stored events back (the turn commit).
  * With `expectEmptyRun` on SQLite the events are inserted as the run's first without reading its
  * tail; if the run was not empty after all, the primary key refuses that one statement (SQLite keeps
- * the transaction) and the usual tail read follows. PostgreSQL always reads the tail, because a
- * failed statement aborts its whole transaction.
+ * the transaction) and the usual tail read follows. PostgreSQL, where a failed statement aborts the
+ * whole transaction, writes them with a function that first checks the run is empty, and anchors them
+ * at commit ({@link insertFirstDraftsPostgres}).
  */
 export async function insertTraceDrafts(
   tx: StoreContext,
