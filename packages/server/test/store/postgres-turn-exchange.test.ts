@@ -1,3 +1,4 @@
+import { findAnchorChainBreak } from "@solserver/core";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
@@ -115,5 +116,38 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
     expect(left.rows[0]).toEqual({ messages: "2", responses: "1", stats: "1" });
     expect(await store.messages.threadStats(T, "held")).toMatchObject({ messageCount: 2 });
     expect((await store.transmissions.get(T, "tx-r1"))?.status).not.toBe("succeeded");
+  });
+
+  it("takes the tenant's trace lock for a turn's first commit only when it commits", async () => {
+    const { store, client } = await fresh();
+    // Advisory locks are the database's, not the schema's: other tests' tenants must not be held up.
+    const tenant = `tenant-lock-${process.pid}-${Date.now()}`;
+    await store.transmissions.claim(claimInput(tenant, "r1"));
+    const drafts = [
+      { actor: "solserver" as const, phase: "respond", status: "completed" as const, metadata: {} },
+    ];
+    const input = turnInput(tenant, "r1", 0, {
+      trace: { traceRunId: "run-r1", drafts, expectEmptyRun: true },
+    });
+    await client.query("begin");
+    await client.query("select pg_advisory_xact_lock(hashtext($1), hashtext('sol:trace-anchor-head'))", [
+      tenant,
+    ]);
+    const commit = store.commitTurn(input);
+    await waitUntilBlocking(client);
+    // It waits with its events written (their table locked by it), the anchors' table not yet touched:
+    // the events went in before the lock was asked for, and the anchor comes after.
+    const { rows } = await client.query<{ relation: string }>(
+      `select distinct l.relation::regclass::text as relation from pg_locks l
+         where l.granted and l.relation in ('trace_events'::regclass, 'trace_anchors'::regclass)
+           and l.pid = (select pid from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid)))`,
+    );
+    expect(rows.map((row) => row.relation)).toEqual(["trace_events"]);
+    expect(await store.traces.anchors(tenant)).toEqual([]);
+    await client.query("commit");
+    expect(await commit).toEqual({ ok: true, mementoVersion: null });
+    const anchors = await store.traces.anchors(tenant);
+    expect(anchors.map((a) => [a.tenantSeq, a.traceRunId, a.runTailSeq])).toEqual([[0, "run-r1", 0]]);
+    expect(findAnchorChainBreak(anchors)).toBeNull();
   });
 });
