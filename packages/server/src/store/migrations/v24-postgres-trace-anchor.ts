@@ -4,7 +4,7 @@ import type { Migration } from "./ddl.js";
 // A tenant's trace appends take turns on one advisory lock, held to commit, because each moves the
 // tenant's anchor head (core hash/trace-anchor.ts). A turn's commit took it with one statement and
 // held it over three more round trips (read the run's tail and the head, insert, commit): under load,
-// 6 to 7 of a two-instance fleet's commits for one tenant waited on it at any moment (bench:gateway
+// 6 to 16 of a two-instance fleet's commits for one tenant waited on it at any moment (bench:gateway
 // --store postgres --instances 2). This function takes the lock, reads the head and inserts the next
 // anchor in one call; a turn's first commit calls it from a trigger deferred to the commit (below), so
 // the commit alone holds the lock. Each of its statements takes a new snapshot (a volatile function

@@ -142,22 +142,10 @@ async function insertFirstDraftsPostgres(
 ): Promise<void> {
   if (drafts.length === 0) return;
   checkDrafts(tenantId, traceRunId, transmissionId, drafts);
-  const events = chain(traceRunId, transmissionId, drafts, null, tx.nowIso).map(
-    ({ unhashed, metadataJson, hash }) => {
-      assertStorableJsonText(metadataJson, "trace metadata");
-      return {
-        actor: unhashed.actor,
-        phase: unhashed.phase,
-        status: unhashed.status,
-        summary: unhashed.summary ?? null,
-        metadataJson,
-        ts: unhashed.ts,
-        prevHash: unhashed.prevHash,
-        hash,
-      };
-    },
+  const rows = chain(traceRunId, transmissionId, drafts, null, tx.nowIso).map((item) =>
+    toRow(tenantId, item),
   );
-  if (await appendFirstRunPostgres(tx, tenantId, traceRunId, transmissionId, events)) return;
+  if (await appendFirstRunPostgres(tx, tenantId, traceRunId, transmissionId, TRACE_COLUMNS, rows)) return;
   await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
 }
 
