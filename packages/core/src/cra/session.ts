@@ -84,9 +84,23 @@ export function restoreCheckpointSession(json: unknown): Result<CheckpointSessio
     : fail(...parsed.error.issues.map((issue) => zodIssue(issue, "invalid_session")));
 }
 
-/** A deep copy through JSON (the state is plain JSON by construction). */
+/**
+ * A deep copy of a session state. Its shape is fixed by the schema (scalars, lists of strings, one
+ * record of numbers, one list of flat objects), so each part is copied by hand: a JSON round trip of
+ * the same state cost several times as much, and ran for every event a turn evaluates.
+ */
 export function cloneSession(state: CheckpointSessionState): CheckpointSessionState {
-  return JSON.parse(JSON.stringify(state)) as CheckpointSessionState;
+  const copy: CheckpointSessionState = {
+    ...state,
+    firedPatterns: [...state.firedPatterns],
+    intervalMarks: { ...state.intervalMarks },
+    pendingActions: [...state.pendingActions],
+    pendingConfirmations: state.pendingConfirmations.map((c) => ({ ...c })),
+    grantedConfirmations: [...state.grantedConfirmations],
+  };
+  // As a JSON copy would: a key present but undefined is left out.
+  if (copy.intent === undefined) delete copy.intent;
+  return copy;
 }
 
 /** Appends to a capped list, dropping the oldest items. */
