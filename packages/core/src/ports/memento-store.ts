@@ -1,4 +1,5 @@
 import type { ThreadMementoV02 } from "../contracts/memento.js";
+import type { RankedArc } from "../retrieval/arc-ranking.js";
 import type { TenantId } from "./tenant.js";
 
 export interface StoredMemento {
@@ -68,4 +69,13 @@ export interface MementoStore {
     tenantId: TenantId,
     options: { readonly excludeThreadId?: string; readonly limit: number },
   ): Promise<MementoArc[]>;
+  /**
+   * {@link listRecentArcs} ranked against `query` where the arcs are (core's `createArcRanker`): only
+   * the arcs that score, as summaries, in that order. A turn without an embedding ranker reads this,
+   * so the arcs that do not match never leave the store (nor cross the store thread).
+   */
+  rankRecentArcs(
+    tenantId: TenantId,
+    options: { readonly excludeThreadId?: string; readonly limit: number; readonly query: string },
+  ): Promise<RankedArc[]>;
 }

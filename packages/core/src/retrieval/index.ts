@@ -1,4 +1,11 @@
 export {
+  type ArcRanker,
+  createArcRanker,
+  mementoSummary,
+  type RankableArc,
+  type RankedArc,
+} from "./arc-ranking.js";
+export {
   type Bm25Counts,
   type Bm25Document,
   bm25Counts,

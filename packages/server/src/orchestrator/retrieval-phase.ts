@@ -1,16 +1,11 @@
 import {
-  type Bm25Counts,
-  bm25Counts,
-  bm25ScoresOfCounts,
   cosineSimilarity,
-  createLruCache,
+  createArcRanker,
   type EmbeddingProvider,
-  extractQueryTerms,
   fuseWithEmbeddings,
-  type MementoArc,
   type ModeDecision,
+  type RankedArc,
   type RetrievalCandidate,
-  SEARCH_CONTEXT_WEIGHT,
   selectRetrieval,
   type TurnRetrieval,
 } from "@solserver/core";
@@ -27,57 +22,13 @@ const RECENT_POOL = 50;
 /** What the turn injects ("summaries only") and reports in its response and trace. */
 export type TurnRetrievalResult = TurnRetrieval;
 
-/** A memento of another thread as one retrieval summary (its arc and decisions). */
-export function mementoSummary(m: MementoArc): string {
-  const decided = m.decisions.length === 0 ? "" : ` Decided: ${m.decisions.slice(0, 5).join("; ")}.`;
-  return `Thread ${m.threadId}: ${m.arc}.${decided}`;
-}
+// With an embedding ranker every arc joins the pool, so the arcs are ranked here; otherwise the store
+// ranks them where they are (MementoStore.rankRecentArcs) and only the matching ones come back.
+const arcRanker = createArcRanker();
 
-// Every turn ranks up to MEMENTO_POOL other threads' arcs, and an arc changes only when its thread has a
-// turn: their term counts are kept per thread with the text they were counted from, and reused only
-// while that text is equal, so a turn tokenizes only the arcs that changed. A short key (tenant and
-// thread) avoids hashing the text itself; equality decides, so a stale entry is never used. Counting 50
-// arcs cost 130-2500 µs a turn (60-1200 characters each); reusing them costs 35-60 µs.
-interface CountedArc {
-  readonly text: string;
-  readonly context: string;
-  readonly counts: Bm25Counts;
-}
-const arcCounts = createLruCache<CountedArc>({
-  capacity: 4096,
-  charsBudget: 8 * 1024 * 1024,
-  sizeOf: (arc) => arc.text.length + arc.context.length,
-});
-
-function countsOf(tenantId: string, arc: MementoArc): Bm25Counts {
-  const text = `${arc.arc} ${arc.decisions.join(" ")}`;
-  const context = [...arc.active, ...arc.next, ...arc.parked].join(" ");
-  const key = `${tenantId}\u0000${arc.threadId}`;
-  const cached = arcCounts.get(key);
-  if (cached !== undefined && cached.text === text && cached.context === context) return cached.counts;
-  const counts = bm25Counts({ text, context });
-  arcCounts.set(key, { text, context, counts });
-  return counts;
-}
-
-// Mementos are few per tenant and live as JSON, so they are ranked here with the same BM25 shape
-// (text at weight 1, the rest of the memento at the context weight) rather than by the store's engine.
-function rankMementos(
-  tenantId: string,
-  stored: readonly MementoArc[],
-  message: string,
-  keepUnscored = false,
-): RetrievalCandidate[] {
-  const terms = extractQueryTerms(message);
-  if (stored.length === 0 || (terms.length === 0 && !keepUnscored)) return [];
-  const docs = stored.map((s) => countsOf(tenantId, s));
-  const scores = bm25ScoresOfCounts(docs, terms, SEARCH_CONTEXT_WEIGHT);
-  return stored.flatMap((s, i) => {
-    const score = scores[i] ?? 0;
-    return score > 0 || keepUnscored
-      ? [{ memoryId: `thread:${s.threadId}`, summary: mementoSummary(s), score }]
-      : [];
-  });
+/** Other threads' mementos as candidates: `thread:<id>`, beside the memories' ids. */
+function arcCandidates(ranked: readonly RankedArc[]): RetrievalCandidate[] {
+  return ranked.map((r) => ({ memoryId: `thread:${r.threadId}`, summary: r.summary, score: r.score }));
 }
 
 /**
@@ -102,11 +53,11 @@ export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): 
       now,
     }) ?? [],
     embeddings ? (deps.memories?.list(tenantId, { limit: RECENT_POOL }) ?? []) : [],
-    deps.store.mementos.listRecentArcs(tenantId, { excludeThreadId: packet.threadId, limit: MEMENTO_POOL }),
+    rankedArcs(run),
   ]);
   const lexical: RetrievalCandidate[] = [
     ...memories.map((h) => ({ memoryId: h.memory.memoryId, summary: h.memory.summary, score: h.score })),
-    ...rankMementos(tenantId, mementos, packet.message, embeddings !== undefined),
+    ...arcCandidates(mementos),
   ];
   const seen = new Set(lexical.map((c) => c.memoryId));
   const pool = [
@@ -118,6 +69,21 @@ export async function retrievalPhase(run: TurnRun, modeDecision: ModeDecision): 
   const candidates = embeddings ? await embeddingRanked(run, embeddings, pool) : lexical;
   const chosen = selectRetrieval(candidates, { ...limits, estimateTokens });
   return { memories: chosen.map(({ memoryId, summary, score }) => ({ memoryId, summary, score })) };
+}
+
+/** The other threads' arcs that match the message, or with an embedding ranker all of them, scored. */
+async function rankedArcs(run: TurnRun): Promise<RankedArc[]> {
+  const { deps, packet, tenantId } = run;
+  const options = { excludeThreadId: packet.threadId, limit: MEMENTO_POOL };
+  if (deps.embeddings === undefined) {
+    return deps.store.mementos.rankRecentArcs(tenantId, { ...options, query: packet.message });
+  }
+  return arcRanker.rank(
+    tenantId,
+    await deps.store.mementos.listRecentArcs(tenantId, options),
+    packet.message,
+    true,
+  );
 }
 
 async function embeddingRanked(

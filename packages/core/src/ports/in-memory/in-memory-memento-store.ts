@@ -1,4 +1,5 @@
 import type { ThreadMementoV02 } from "../../contracts/memento.js";
+import { createArcRanker } from "../../retrieval/arc-ranking.js";
 import {
   type MementoStore,
   type MementoWriteResult,
@@ -82,6 +83,7 @@ function inUtc(memento: ThreadMementoV02): ThreadMementoV02 {
 
 /** The reference MementoStore: one memento per thread, written only by compare-and-swap. */
 export function createInMemoryMementoStore(table: MementoTable = new Map()): MementoStore {
+  const ranker = createArcRanker();
   const store: MementoStore = {
     async get(tenantId, threadId) {
       const row = isStorableKey(tenantId, threadId) ? table.get(keyOf(tenantId, threadId)) : undefined;
@@ -94,6 +96,9 @@ export function createInMemoryMementoStore(table: MementoTable = new Map()): Mem
     },
     async listRecentArcs(tenantId, options) {
       return (await store.listRecent(tenantId, options)).map(mementoArcOf);
+    },
+    async rankRecentArcs(tenantId, { query, ...options }) {
+      return ranker.rank(tenantId, await store.listRecentArcs(tenantId, options), query);
     },
     async listRecent(tenantId, { excludeThreadId, limit }) {
       if (!isStorableKey(tenantId, excludeThreadId) || limit <= 0) return [];

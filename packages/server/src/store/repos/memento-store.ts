@@ -1,10 +1,11 @@
-import type {
-  MementoPutOptions,
-  MementoStore,
-  MementoWriteResult,
-  StoredMemento,
-  TenantId,
-  ThreadMementoV02,
+import {
+  createArcRanker,
+  type MementoPutOptions,
+  type MementoStore,
+  type MementoWriteResult,
+  type StoredMemento,
+  type TenantId,
+  type ThreadMementoV02,
 } from "@solserver/core";
 import type { Selectable } from "kysely";
 import {
@@ -171,6 +172,7 @@ export function storedMementoOf(dialect: StoreDialect, row: StoredMementoRow): S
 /** MementoStore over the mementos table. */
 export function createMementoStore(ctx: StoreContext): MementoStore {
   const toStored = (row: StoredMementoRow): StoredMemento => storedMementoOf(ctx.dialect, row);
+  const ranker = createArcRanker();
   return {
     async get(tenantId, threadId) {
       if (!isStorableKey(tenantId, threadId)) return null;
@@ -181,6 +183,9 @@ export function createMementoStore(ctx: StoreContext): MementoStore {
       return (await selectRecent(ctx, tenantId, options)).map(toStored);
     },
     listRecentArcs: (tenantId, options) => selectRecentArcs(ctx, tenantId, options),
+    async rankRecentArcs(tenantId, { query, ...options }) {
+      return ranker.rank(tenantId, await selectRecentArcs(ctx, tenantId, options), query);
+    },
     put: (tenantId, threadId, memento, expectedVersion, now, options) =>
       putMemento(ctx, tenantId, threadId, memento, expectedVersion, now, options),
   };

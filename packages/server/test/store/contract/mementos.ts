@@ -1,4 +1,4 @@
-import { isSolError, ThreadMementoV02 } from "@solserver/core";
+import { createArcRanker, isSolError, ThreadMementoV02 } from "@solserver/core";
 import { describe, expect, it } from "vitest";
 import { sampleMemento, T0 } from "../support/samples.js";
 import type { PortContractOptions, PortHarness } from "./harness.js";
@@ -141,6 +141,57 @@ export function mementoContract(harness: PortHarness, options: PortContractOptio
       ]);
       expect(await store.mementos.listRecentArcs(T, { excludeThreadId: "th-self", limit: 0 })).toEqual([]);
       expect(await store.mementos.listRecentArcs("tenant-none", { limit: 5 })).toEqual([]);
+    });
+
+    it("ranks other threads' arcs where they are: the matching ones, as core ranks the listed arcs", async () => {
+      const store = await harness.open();
+      const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+      await store.mementos.put(
+        T,
+        "th-dentist",
+        sampleMemento("th-dentist", "booking the dentist"),
+        null,
+        at(1),
+      );
+      await store.mementos.put(T, "th-garden", sampleMemento("th-garden", "planting tomatoes"), null, at(2));
+      await store.mementos.put(
+        T,
+        "th-move",
+        sampleMemento("th-move", "moving flats, dentist nearby"),
+        null,
+        at(3),
+      );
+      await store.mementos.put(T, "th-self", sampleMemento("th-self", "the dentist again"), null, at(4));
+      await store.mementos.put("tenant-b", "th-x", sampleMemento("th-x", "dentist elsewhere"), null, at(9));
+      const options = { excludeThreadId: "th-self", limit: 10 };
+      const query = "When is the dentist?";
+
+      const ranked = await store.mementos.rankRecentArcs(T, { ...options, query });
+      const expected = createArcRanker().rank(T, await store.mementos.listRecentArcs(T, options), query);
+      expect(ranked).toEqual(expected);
+      expect(ranked.map((r) => r.threadId)).toEqual(["th-move", "th-dentist"]);
+      expect(ranked[1]).toEqual({
+        threadId: "th-dentist",
+        summary: "Thread th-dentist: booking the dentist. Decided: ship in April.",
+        score: expect.any(Number),
+      });
+      expect(ranked.every((r) => r.score > 0)).toBe(true);
+
+      // A memento that changes is ranked by its new words, never by counts kept from the old ones.
+      const moved = await store.mementos.get(T, "th-move");
+      const changed = { ...sampleMemento("th-move", "moving flats"), next: ["call the dentist"] };
+      await store.mementos.put(T, "th-move", changed, moved?.version ?? null, at(5));
+      const again = await store.mementos.rankRecentArcs(T, { ...options, query });
+      expect(again).toEqual(
+        createArcRanker().rank(T, await store.mementos.listRecentArcs(T, options), query),
+      );
+      expect(again.find((r) => r.threadId === "th-move")?.summary).toBe(
+        "Thread th-move: moving flats. Decided: ship in April.",
+      );
+
+      expect(await store.mementos.rankRecentArcs(T, { ...options, query: "the and of" })).toEqual([]);
+      expect(await store.mementos.rankRecentArcs(T, { ...options, limit: 0, query })).toEqual([]);
+      expect(await store.mementos.rankRecentArcs("tenant-none", { limit: 5, query })).toEqual([]);
     });
   });
 }
