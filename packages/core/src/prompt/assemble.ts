@@ -1,3 +1,4 @@
+import { createLruCache } from "../cache/lru-cache.js";
 import type { ThreadMementoV02 } from "../contracts/memento.js";
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import type { Budgets } from "../contracts/packet.js";
@@ -164,12 +165,36 @@ function toLlmMessage(m: WindowMessage): LlmMessage {
     : { role: m.role, content: m.content, providerMessage: m.providerMessage };
 }
 
+// The hashed text is the JSON of [role, content] pairs. A mounted law's several-KB text is the same
+// string on every turn, so its JSON form is kept (by content, for long system texts only) instead of
+// escaping it again per turn; the text hashed is the same.
+const LONG_TEXT = 1024;
+const systemTextJson = createLruCache<string>({
+  capacity: 16,
+  charsBudget: 4 * 1024 * 1024,
+  sizeOf: (j) => j.length,
+});
+
+function pairJson(m: LlmMessage): string {
+  if (typeof m.role !== "string" || typeof m.content !== "string") return JSON.stringify([m.role, m.content]);
+  if (m.role !== "system" || m.content.length < LONG_TEXT) return JSON.stringify([m.role, m.content]);
+  let content = systemTextJson.get(m.content);
+  if (content === undefined) {
+    content = JSON.stringify(m.content);
+    systemTextJson.set(m.content, content);
+  }
+  return `["system",${content}]`;
+}
+
 /** The prompt hash of a message list, as recorded in AssembledPrompt.promptHash. */
 export function hashPromptMessages(
   messages: readonly LlmMessage[],
   hash: (text: string) => string = sha256Hex,
 ): string {
-  return `sha256:${hash(JSON.stringify(messages.map((m) => [m.role, m.content])))}`;
+  let json = "[";
+  for (let i = 0; i < messages.length; i++)
+    json += `${i === 0 ? "" : ","}${pairJson(messages[i] as LlmMessage)}`;
+  return `sha256:${hash(`${json}]`)}`;
 }
 
 /** Renders the per-call deltas: the ModeDecision summary, its rigor rules and the budgets. */

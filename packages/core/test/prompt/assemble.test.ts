@@ -307,6 +307,24 @@ describe("hashPromptMessages", () => {
     );
   });
 
+  it("hashes the same JSON for long system texts, the second time too (their JSON form is kept)", () => {
+    const long = fc.string({ unit: "binary", minLength: 1024, maxLength: 1400 });
+    fc.assert(
+      fc.property(long, fc.string({ unit: "binary", maxLength: 40 }), (law, said) => {
+        const messages = [
+          { role: "system", content: law },
+          { role: "user", content: said },
+          { role: "system", content: law },
+        ];
+        expect(text(messages)).toBe(plain(messages));
+        expect(text(messages)).toBe(plain(messages));
+        const asUser = [{ role: "user", content: law }];
+        expect(text(asUser)).toBe(plain(asUser));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("changes with any character of a long first message or its role", () => {
     const law = "L".repeat(5000);
     const first = [
