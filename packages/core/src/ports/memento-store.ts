@@ -1,5 +1,5 @@
 import type { ThreadMementoV02 } from "../contracts/memento.js";
-import type { RankedArc } from "../retrieval/arc-ranking.js";
+import type { RankableArc, RankedArc } from "../retrieval/arc-ranking.js";
 import type { TenantId } from "./tenant.js";
 
 export interface StoredMemento {
@@ -22,13 +22,7 @@ export interface MementoPutOptions {
  * The parts of a thread's memento that another thread's turn ranks and injects: its arc and lists,
  * without the affect and signals that make up most of a memento's bytes.
  */
-export interface MementoArc {
-  readonly threadId: string;
-  readonly arc: string;
-  readonly active: readonly string[];
-  readonly parked: readonly string[];
-  readonly decisions: readonly string[];
-  readonly next: readonly string[];
+export interface MementoArc extends RankableArc {
   readonly updatedAt: string;
 }
 
