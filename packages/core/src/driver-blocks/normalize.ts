@@ -53,7 +53,7 @@ export function normalizeForMatch(text: string): string {
 
 /** normalizeForMatch, keeping where each output character came from (see NormalizedWithOffsets). */
 export function normalizeWithOffsets(text: string): NormalizedWithOffsets {
-  const visible = composeClusters(readerChars(text, true));
+  const visible = plainAscii(text) ? asciiChars(text) : composeClusters(readerChars(text, true));
   const folded = foldAbbreviations(lowerAndCollapse(dropEmphasis(visible)));
   const { chars, from } = folded;
   let trailingSpace = false;
@@ -109,6 +109,27 @@ export function settledLength(text: string): number {
 function withoutMarkdownMarks(input: Chars): Chars {
   const keep = input.chars.map((ch) => ch !== "*" && ch !== "`");
   return { chars: input.chars.filter((_, k) => keep[k]), from: input.from.filter((_, k) => keep[k]) };
+}
+
+// ASCII without markup (`<`, `&`) holds no invisible character, combining mark or cluster that NFKC
+// changes, so what a reader sees is the text itself: most model replies skip the per-character scan.
+function plainAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80 || code === 0x26 || code === 0x3c) return false;
+  }
+  return true;
+}
+
+/** `composeClusters(readerChars(text, true))` of plain ASCII: each character, at its own index. */
+function asciiChars(text: string): Chars {
+  const chars = new Array<string>(text.length);
+  const from = new Array<number>(text.length);
+  for (let i = 0; i < text.length; i++) {
+    chars[i] = text.charAt(i);
+    from[i] = i;
+  }
+  return { chars, from };
 }
 
 /** Characters a reader sees: markup dropped or decoded, invisible characters removed. */
@@ -218,15 +239,22 @@ function lowerAndCollapse(input: Chars): Chars {
     const ch = input.chars[k] as string;
     // A few letters lower to more units (İ); each one's own lower case says how many it produced.
     const width = same ? ch.length : ch.toLowerCase().length;
-    for (const c of lower.slice(at, at + width)) pushLower(chars, from, c, input.from[k] as number);
+    if (width === 1) pushLower(chars, from, lower.charAt(at), input.from[k] as number);
+    else for (const c of lower.slice(at, at + width)) pushLower(chars, from, c, input.from[k] as number);
     at += width;
   }
   return { chars, from };
 }
 
+/** `/\s/` of one character, without the regular expression for ASCII (its space set there is known). */
+function isSpace(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  return code < 0x80 ? code === 0x20 || (code >= 0x09 && code <= 0x0d) : SPACE.test(ch);
+}
+
 function pushLower(chars: string[], from: number[], ch: string, index: number): void {
   if (ch === "*" || ch === "`") return;
-  if (SPACE.test(ch)) {
+  if (isSpace(ch)) {
     // Runs collapse to one space and a leading one is trimmed.
     if (chars.length > 0 && chars[chars.length - 1] !== " ") {
       chars.push(" ");

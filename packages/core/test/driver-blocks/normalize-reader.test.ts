@@ -136,3 +136,27 @@ describe("normalizeForMatch keeps the last few texts it normalised", () => {
     expect(expected.endsWith(", eg done")).toBe(true);
   });
 });
+
+describe("normalizeWithOffsets of plain ASCII (no markup) skips the reader's scan", () => {
+  // A leading zero-width space is dropped by the reader's scan and forces it: the two must agree on
+  // every character, with offsets one apart.
+  const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) });
+  const words = fc
+    .array(fc.constantFrom("Ship", " ", "__it__", "e.g.", "U.S.A", "*bold*", "`x`", "\t\n", "_", "."), {
+      maxLength: 12,
+    })
+    .map((parts) => parts.join(""));
+
+  it("gives what the full scan gives", () => {
+    fc.assert(
+      fc.property(fc.oneof(ascii, words), (text) => {
+        const fast = normalizeWithOffsets(text);
+        const slow = normalizeWithOffsets(`\u200b${text}`);
+        expect(fast.normalized).toBe(slow.normalized);
+        expect(fast.trailingSpace).toBe(slow.trailingSpace);
+        expect([...fast.offsets]).toEqual([...slow.offsets].map((o) => o - 1));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
