@@ -21,14 +21,6 @@ import {
 } from "./rpc.js";
 import type { StoreThreadData } from "./store-thread.js";
 
-/**
- * The store thread's young generation. What it allocates mostly lives for one call, so a small one is
- * swept about as cheaply as V8's default (16 MB semi-spaces, 34 MB reserved), which mainly added to
- * the process's RSS: 8 MB took 10-29 MB off it in four interleaved rounds of 4,000 turns, the store
- * thread's CPU per turn within 8% either way (median ratio 0.99), and 15-26 MB off it in bench:gateway.
- */
-const STORE_THREAD_YOUNG_GENERATION_MB = 8;
-
 /** Options of {@link openWorkerStore}. */
 export interface WorkerStoreOptions {
   /** Apply pending migrations while opening; default true. */
@@ -123,11 +115,7 @@ export async function openWorkerStore(
   // would refuse if listed explicitly), except that --input-type (node -e scripts) stops it loading
   // its file: then it starts with none.
   const inputType = process.execArgv.some((arg) => arg.startsWith("--input-type"));
-  const worker = new Worker(threadEntry(), {
-    workerData: data,
-    resourceLimits: { maxYoungGenerationSizeMb: STORE_THREAD_YOUNG_GENERATION_MB },
-    ...(inputType ? { execArgv: [] } : {}),
-  });
+  const worker = new Worker(threadEntry(), { workerData: data, ...(inputType ? { execArgv: [] } : {}) });
   const hello = await new Promise<RpcHello>((resolve, reject) => {
     const onExit = (code: number) =>
       reject(new SolError("unavailable", `The store thread exited (code ${code}) before it opened`));
