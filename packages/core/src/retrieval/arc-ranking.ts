@@ -3,7 +3,7 @@ import { type Bm25Counts, bm25Counts, bm25ScoresOfCounts } from "./bm25.js";
 import { extractQueryTerms } from "./query-terms.js";
 import { SEARCH_CONTEXT_WEIGHT } from "./ranking.js";
 
-/** What ranking reads of a memento: its thread and words (a RankableArc is one). */
+/** What ranking reads of a memento: its thread and words (the ports' MementoArc adds its time). */
 export interface RankableArc {
   readonly threadId: string;
   readonly arc: string;
