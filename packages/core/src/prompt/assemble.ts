@@ -176,8 +176,9 @@ const systemTextJson = createLruCache<string>({
 });
 
 function pairJson(m: LlmMessage): string {
-  if (typeof m.role !== "string" || typeof m.content !== "string") return JSON.stringify([m.role, m.content]);
-  if (m.role !== "system" || m.content.length < LONG_TEXT) return JSON.stringify([m.role, m.content]);
+  if (m.role !== "system" || typeof m.content !== "string" || m.content.length < LONG_TEXT) {
+    return JSON.stringify([m.role, m.content]);
+  }
   let content = systemTextJson.get(m.content);
   if (content === undefined) {
     content = JSON.stringify(m.content);
@@ -191,10 +192,7 @@ export function hashPromptMessages(
   messages: readonly LlmMessage[],
   hash: (text: string) => string = sha256Hex,
 ): string {
-  let json = "[";
-  for (let i = 0; i < messages.length; i++)
-    json += `${i === 0 ? "" : ","}${pairJson(messages[i] as LlmMessage)}`;
-  return `sha256:${hash(`${json}]`)}`;
+  return `sha256:${hash(`[${messages.map(pairJson).join(",")}]`)}`;
 }
 
 /** Renders the per-call deltas: the ModeDecision summary, its rigor rules and the budgets. */
