@@ -52,6 +52,7 @@ import { createTurnEngines } from "./orchestrator/turn-engines.js";
 import { createOpenAiEmbeddings, createProvider, withEmbeddingCache } from "./providers/index.js";
 import { createAgencyStore, type SqlSolStore } from "./store/index.js";
 import { isThreadedStore, openStoreOn } from "./store/worker/open-threaded.js";
+import { applyHeapGrowth } from "./util/heap-growth.js";
 import { randomIds } from "./util/ids.js";
 
 export interface SolServerOptions {
@@ -209,6 +210,8 @@ function logsInfo(level: SolConfig["SOL_LOG_LEVEL"]): boolean {
 
 /** Assembles store, provider, engines, orchestrator and HTTP app from a validated configuration. */
 export async function createSolServer(config: SolConfig, options: SolServerOptions = {}): Promise<SolServer> {
+  // Before the stores open: the store thread's heap follows the same factor.
+  applyHeapGrowth(config.SOL_HEAP_GROWING_PERCENT);
   const modes = loadModes(config.SOL_MODES);
   const extraSystemBlocks = loadDriverBlocks(config.SOL_DRIVER_BLOCKS);
   const atlas = loadAtlas(config.SOL_ATLAS);

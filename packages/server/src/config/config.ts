@@ -166,6 +166,9 @@ export const SolConfigSchema = z
     // A turn's lease on its transmission: renewed every third of it while the turn runs; a retry of
     // the same requestId takes over once it lapsed (a crashed server's turn), never before.
     SOL_TURN_LEASE_MS: wholeNumber(300, 600_000).default(10_000),
+    // How far a V8 heap may grow past its live size before a full collection, in percent (100: to
+    // twice the live size); 0 keeps V8's own factor, up to 4x (util/heap-growth.ts).
+    SOL_HEAP_GROWING_PERCENT: wholeNumber(0, 1000).default(100),
     // The model's context window: a prompt over SOL_CONTEXT_PRESSURE_SHARE of it is breakpoint pressure.
     SOL_CONTEXT_TOKENS: wholeNumber(1024, 10_000_000).default(128_000),
     SOL_CONTEXT_PRESSURE_SHARE: z.coerce.number().gt(0).max(1).default(0.8),

@@ -48,6 +48,14 @@ describe("whole-number settings", () => {
     );
   });
 
+  it("reads the heap growing percent (default 100; 0 is V8's own factor)", () => {
+    expect(loadConfig({ env: {} }).SOL_HEAP_GROWING_PERCENT).toBe(100);
+    expect(loadConfig({ env: { SOL_HEAP_GROWING_PERCENT: "0" } }).SOL_HEAP_GROWING_PERCENT).toBe(0);
+    expect((configError({ env: { SOL_HEAP_GROWING_PERCENT: "-5" } }) as Error).message).toMatch(
+      /SOL_HEAP_GROWING_PERCENT: Too small/,
+    );
+  });
+
   it("reads the turn lease (default 10 s) and refuses one too short to renew", () => {
     expect(loadConfig({ env: {} }).SOL_TURN_LEASE_MS).toBe(10_000);
     expect(loadConfig({ env: { SOL_TURN_LEASE_MS: "1500" } }).SOL_TURN_LEASE_MS).toBe(1500);
