@@ -25,3 +25,11 @@ export function envelopeJsonSchema(): Readonly<Record<string, unknown>> {
   }
   return cached;
 }
+
+let cachedText: string | undefined;
+
+/** `JSON.stringify(envelopeJsonSchema())`, made once: the schema is deep-frozen and sent on every call. */
+export function envelopeJsonSchemaText(): string {
+  cachedText ??= JSON.stringify(envelopeJsonSchema());
+  return cachedText;
+}

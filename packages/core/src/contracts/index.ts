@@ -41,7 +41,7 @@ export {
   MAX_ACTION_PAYLOAD_DEPTH,
   ModelOutputEnvelope,
 } from "./envelope.js";
-export { ENVELOPE_SCHEMA_NAME, envelopeJsonSchema } from "./envelope-json-schema.js";
+export { ENVELOPE_SCHEMA_NAME, envelopeJsonSchema, envelopeJsonSchemaText } from "./envelope-json-schema.js";
 export { CalendarEventList, CalendarEventView, ReminderList, ReminderView } from "./executed-records.js";
 export type { ThreadMementoV02Input } from "./memento.js";
 export { MEMENTO_VERSION, ThreadMementoShape, ThreadMementoV02 } from "./memento.js";

@@ -1,4 +1,5 @@
 export { canonicalJson, canonicalJsonOrMarker } from "./canonical-json.js";
+export { LONG_TEXT_CHARS, longTextJson } from "./long-text-json.js";
 export type { QuotedKeyCache, QuotedKeyCacheOptions } from "./quoted-key-cache.js";
 export { createQuotedKeyCache } from "./quoted-key-cache.js";
 export { sha256, sha256Hex, utf8ByteLength, utf8Encode } from "./sha256.js";

@@ -1,9 +1,9 @@
-import { createLruCache } from "../cache/lru-cache.js";
 import type { ThreadMementoV02 } from "../contracts/memento.js";
 import type { ModeDecision } from "../contracts/mode-decision.js";
 import type { Budgets } from "../contracts/packet.js";
 import type { AppliedBlock, CompiledPolicy } from "../driver-blocks/policy-types.js";
 import { activeRigorRules } from "../driver-blocks/rigor-rules.js";
+import { longTextJson } from "../hash/long-text-json.js";
 import { sha256Hex } from "../hash/sha256.js";
 import type { LlmMessage, LlmRole } from "../ports/llm-provider.js";
 import { ENVELOPE_INSTRUCTIONS, ENVELOPE_VERSION } from "./envelope-instructions.js";
@@ -166,25 +166,10 @@ function toLlmMessage(m: WindowMessage): LlmMessage {
 }
 
 // The hashed text is the JSON of [role, content] pairs. A mounted law's several-KB text is the same
-// string on every turn, so its JSON form is kept (by content, for long system texts only) instead of
-// escaping it again per turn; the text hashed is the same.
-const LONG_TEXT = 1024;
-const systemTextJson = createLruCache<string>({
-  capacity: 16,
-  charsBudget: 4 * 1024 * 1024,
-  sizeOf: (j) => j.length,
-});
-
+// string on every turn, so a system text's JSON comes from longTextJson, which keeps long ones.
 function pairJson(m: LlmMessage): string {
-  if (m.role !== "system" || typeof m.content !== "string" || m.content.length < LONG_TEXT) {
-    return JSON.stringify([m.role, m.content]);
-  }
-  let content = systemTextJson.get(m.content);
-  if (content === undefined) {
-    content = JSON.stringify(m.content);
-    systemTextJson.set(m.content, content);
-  }
-  return `["system",${content}]`;
+  if (m.role !== "system" || typeof m.content !== "string") return JSON.stringify([m.role, m.content]);
+  return `["system",${longTextJson(m.content)}]`;
 }
 
 /** The prompt hash of a message list, as recorded in AssembledPrompt.promptHash. */

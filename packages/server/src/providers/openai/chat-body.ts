@@ -1,4 +1,4 @@
-import type { LlmRequest } from "@solserver/core";
+import { envelopeJsonSchema, envelopeJsonSchemaText, type LlmRequest, longTextJson } from "@solserver/core";
 
 /**
  * What a server accepts as `response_format`: OpenAI's `json_schema` (vLLM, LM Studio), only
@@ -44,6 +44,63 @@ export function buildChatBody(
     body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/**
+ * `JSON.stringify(buildChatBody(...))`, the same text, put together from its parts' JSON so that what
+ * every call repeats is not escaped again: a long system text (the mounted law, `longTextJson`) and
+ * the envelope schema (`envelopeJsonSchemaText`). Together they were about two thirds of the body.
+ */
+export function chatBodyJson(
+  model: string,
+  request: LlmRequest,
+  stream: boolean,
+  quirks: ChatBodyQuirks = {},
+): string {
+  return objectJson(buildChatBody(model, request, stream, quirks), bodyFieldJson);
+}
+
+/** A value's JSON as a field of an object; undefined leaves the key out, as JSON.stringify does. */
+type FieldJson = (key: string, value: unknown) => string | undefined;
+
+/** JSON.stringify of a plain object whose own values' JSON comes from `field`. */
+function objectJson(object: Readonly<Record<string, unknown>>, field: FieldJson): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(object)) {
+    const json = field(key, object[key]);
+    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{${parts.join(",")}}`;
+}
+
+/** An object JSON.stringify writes key by key: no array, no toJSON, no class of its own. */
+function isPlainObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && !("toJSON" in value);
+}
+
+function bodyFieldJson(key: string, value: unknown): string | undefined {
+  if (key === "messages" && Array.isArray(value)) return `[${value.map(messageJson).join(",")}]`;
+  if (key === "response_format" && isPlainObject(value)) return objectJson(value, formatFieldJson);
+  return JSON.stringify(value);
+}
+
+function messageJson(message: unknown): string {
+  if (isPlainObject(message) && message.role === "system" && typeof message.content === "string") {
+    return objectJson(message, (key, value) =>
+      key === "content" ? longTextJson(value as string) : JSON.stringify(value),
+    );
+  }
+  // An array holds undefined, a function or a symbol as null.
+  return JSON.stringify(message) ?? "null";
+}
+
+function formatFieldJson(key: string, value: unknown): string | undefined {
+  if (key !== "json_schema" || !isPlainObject(value)) return JSON.stringify(value);
+  return objectJson(value, (k, v) =>
+    k === "schema" && v === envelopeJsonSchema() ? envelopeJsonSchemaText() : JSON.stringify(v),
+  );
 }
 
 /** The native structured-output ask: the caller's schema when the server takes one, else JSON mode. */

@@ -2,7 +2,7 @@ import type { LlmRequest, LlmResponse, LlmStreamChunk } from "@solserver/core";
 import { isSolError } from "@solserver/core";
 import type { StreamingLlmProvider } from "../streaming-provider.js";
 import { type AttemptControl, startAttempt } from "./attempt.js";
-import { buildChatBody } from "./chat-body.js";
+import { chatBodyJson } from "./chat-body.js";
 import { parseCompletion, type ResponseOrigin } from "./completion.js";
 import { type Failure, failureError, statusFailure, thrownFailure } from "./failure.js";
 import {
@@ -85,12 +85,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): StreamingL
     name: cfg.name,
     model: cfg.model,
     async complete(request: LlmRequest): Promise<LlmResponse> {
-      const body = JSON.stringify(buildChatBody(cfg.model, request, false, cfg.quirks));
+      const body = chatBodyJson(cfg.model, request, false, cfg.quirks);
       const { value } = await withRetries(cfg, request, () => completeOnce(request, body));
       return value;
     },
     async *stream(request: LlmRequest): AsyncIterable<LlmStreamChunk> {
-      const body = JSON.stringify(buildChatBody(cfg.model, request, true, cfg.quirks));
+      const body = chatBodyJson(cfg.model, request, true, cfg.quirks);
       const { value, attempts } = await withRetries(cfg, request, () => openStreamOnce(request, body));
       yield* readStream(cfg, origin, value, attempts);
     },
