@@ -63,14 +63,24 @@ export function chatBodyJson(
 /** A value's JSON as a field of an object; undefined leaves the key out, as JSON.stringify does. */
 type FieldJson = (key: string, value: unknown) => string | undefined;
 
-/** JSON.stringify of a plain object whose own values' JSON comes from `field`. */
+/**
+ * JSON.stringify of a plain object whose own values' JSON comes from `field`. Joined with `+`, which
+ * refers to a long part instead of copying it (an array join copies every part, at every level).
+ */
 function objectJson(object: Readonly<Record<string, unknown>>, field: FieldJson): string {
-  const parts: string[] = [];
+  let out = "";
   for (const key of Object.keys(object)) {
     const json = field(key, object[key]);
-    if (json !== undefined) parts.push(`${JSON.stringify(key)}:${json}`);
+    if (json !== undefined) out = `${out === "" ? "{" : `${out},`}${JSON.stringify(key)}:${json}`;
   }
-  return `{${parts.join(",")}}`;
+  return out === "" ? "{}" : `${out}}`;
+}
+
+/** JSON.stringify of an array, its items' JSON from `item`, joined like {@link objectJson}. */
+function arrayJson(items: readonly unknown[], item: (value: unknown) => string): string {
+  let out = "[";
+  for (let i = 0; i < items.length; i++) out = `${i === 0 ? out : `${out},`}${item(items[i])}`;
+  return `${out}]`;
 }
 
 /** An object JSON.stringify writes key by key: no array, no toJSON, no class of its own. */
@@ -81,7 +91,7 @@ function isPlainObject(value: unknown): value is Readonly<Record<string, unknown
 }
 
 function bodyFieldJson(key: string, value: unknown): string | undefined {
-  if (key === "messages" && Array.isArray(value)) return `[${value.map(messageJson).join(",")}]`;
+  if (key === "messages" && Array.isArray(value)) return arrayJson(value, messageJson);
   if (key === "response_format" && isPlainObject(value)) return objectJson(value, formatFieldJson);
   return JSON.stringify(value);
 }
