@@ -1,9 +1,33 @@
-import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import { SERVER_VERSION } from "../version.js";
 
-// The API's tracer: a no-op until a tracer provider is registered (startOtlpTracing), so spans cost
-// next to nothing when no exporter is configured.
+// The API's tracer: a no-op until a tracer provider is registered (startOtlpTracing).
 const tracer = trace.getTracer("solserver", SERVER_VERSION);
+
+// What a span is without a provider: it records nothing, and its context is not a valid parent.
+const NO_SPAN = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+let providerSeen = false;
+
+/**
+ * True once a tracer provider is registered (and from then on). Until then the API's no-op still
+ * made a span and a context for every phase of every turn, so `inSpan` skips it.
+ */
+function spansRecorded(): boolean {
+  if (!providerSeen) {
+    const provider = trace.getTracerProvider();
+    providerSeen =
+      !(provider instanceof ProxyTracerProvider) ||
+      provider.getDelegateTracer("solserver", SERVER_VERSION) !== undefined;
+  }
+  return providerSeen;
+}
 
 /** Runs `fn` inside a span named `name` (the active span's child); a throw marks the span as an error. */
 export async function inSpan<T>(
@@ -11,6 +35,7 @@ export async function inSpan<T>(
   attributes: Attributes,
   fn: (span: Span) => Promise<T> | T,
 ): Promise<T> {
+  if (!spansRecorded()) return fn(NO_SPAN);
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     try {
       return await fn(span);
