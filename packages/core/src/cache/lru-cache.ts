@@ -19,36 +19,68 @@ export interface LruCache<V> {
   readonly size: number;
 }
 
-/** An insertion-ordered Map used as an LRU: a hit moves to the end, the oldest entry leaves first. */
+interface Entry<V> {
+  readonly key: string;
+  readonly value: V;
+  readonly weight: number;
+  /** The entry used just before this one (toward the least recent), or null. */
+  older: Entry<V> | null;
+  /** The entry used just after this one (toward the most recent), or null. */
+  newer: Entry<V> | null;
+}
+
+/**
+ * A Map for lookups and a list in order of use: a hit moves its entry to the newest end without
+ * touching the Map (deleting and setting the key again cost two more hash lookups per hit, and a hit
+ * is the common case), and the oldest entry leaves first.
+ */
 export function createLruCache<V>(options: LruCacheOptions<V>): LruCache<V> {
   const capacity = Math.max(1, Math.floor(options.capacity ?? Number.POSITIVE_INFINITY));
   const budget = options.charsBudget ?? Number.POSITIVE_INFINITY;
   const maxEntryWeight = options.maxEntryWeight ?? budget / 8;
   const sizeOf = options.sizeOf;
-  const map = new Map<string, { value: V; weight: number }>();
+  const map = new Map<string, Entry<V>>();
+  let oldest: Entry<V> | null = null;
+  let newest: Entry<V> | null = null;
   let chars = 0;
-  const remove = (key: string) => {
-    const entry = map.get(key);
-    if (entry === undefined) return;
-    map.delete(key);
+  const unlink = (entry: Entry<V>) => {
+    if (entry.older === null) oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
+  };
+  const append = (entry: Entry<V>) => {
+    entry.older = newest;
+    if (newest === null) oldest = entry;
+    else newest.newer = entry;
+    newest = entry;
+  };
+  const remove = (entry: Entry<V>) => {
+    unlink(entry);
+    map.delete(entry.key);
     chars -= entry.weight;
   };
   return {
     get(key) {
       const hit = map.get(key);
       if (hit === undefined) return undefined;
-      map.delete(key);
-      map.set(key, hit);
+      if (hit !== newest) {
+        unlink(hit);
+        append(hit);
+      }
       return hit.value;
     },
     set(key, value) {
-      remove(key);
+      const old = map.get(key);
+      if (old !== undefined) remove(old);
       const weight = key.length + (sizeOf === undefined ? 0 : sizeOf(value));
       if (weight > maxEntryWeight) return;
-      while (map.size > 0 && (map.size >= capacity || chars + weight > budget)) {
-        remove(map.keys().next().value as string);
-      }
-      map.set(key, { value, weight });
+      while (oldest !== null && (map.size >= capacity || chars + weight > budget)) remove(oldest);
+      const entry: Entry<V> = { key, value, weight, older: null, newer: null };
+      append(entry);
+      map.set(key, entry);
       chars += weight;
     },
     get size() {
