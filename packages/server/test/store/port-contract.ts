@@ -3,6 +3,7 @@ import { agencyPortContract } from "./contract/agency-ports.js";
 import { agencyStateContract } from "./contract/agency-state.js";
 import { checkpointSessionContract } from "./contract/checkpoint-sessions.js";
 import { commitTurnContract } from "./contract/commit-turn.js";
+import { commitTurnServedContract } from "./contract/commit-turn-served.js";
 import { executorRecordContract } from "./contract/executor-records.js";
 import type { PortContractOptions, PortHarness } from "./contract/harness.js";
 import { jsonKeyOrderContract } from "./contract/json-key-order.js";
@@ -26,6 +27,7 @@ export function runPortContract(harness: PortHarness, options: PortContractOptio
   mementoContract(harness, options);
   traceContract(harness, options);
   commitTurnContract(harness);
+  commitTurnServedContract(harness);
   readThreadContract(harness);
   tenancyContract(harness);
   actionContract(harness, options);

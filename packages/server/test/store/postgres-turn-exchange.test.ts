@@ -3,11 +3,16 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { announcePgSkip, createPgTestSchema, type PgTestSchema, pgTestsDisabled } from "../support/pg.js";
-import { claimInput, turnInput } from "./support/samples.js";
+import { claimInput, sampleMemento, turnInput } from "./support/samples.js";
 
-// On PostgreSQL a turn's thread stats, messages, response and attempt finish are one statement
-// (turn-exchange-postgres.ts). These tests hold rows locked from another connection to see the order
-// in which that statement takes its locks and row ids, which the contract suites cannot see.
+function draft(phase: string) {
+  return { actor: "solserver" as const, phase, status: "completed" as const, metadata: { phase } };
+}
+
+// On PostgreSQL a served turn's commit is one statement (turn-commit-postgres.ts), and in the
+// transaction that runs when it cannot be, the thread stats, messages, response and attempt finish are
+// one statement (turn-exchange-postgres.ts). These tests hold rows locked from another connection to
+// see the order in which they take their locks and row ids, which the contract suites cannot see.
 
 const T = "tenant-a";
 const T0 = "2026-01-01T00:00:00.000Z";
@@ -91,10 +96,14 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
     expect(ids.rows.map((row) => row.message_id)).toEqual(["u-r0", "a-r0", "u-r1", "a-r1"]);
   });
 
-  it("locks the attempt's row after the rest is written, and writes nothing when the attempt is gone", async () => {
+  it("in a transaction, locks the attempt's row after the rest is written, and writes nothing when the attempt is gone", async () => {
     const { store, client } = await fresh();
     await store.commitTurn(await finishingTurn(store, "r0", 0));
-    const input = await finishingTurn(store, "r1", 1);
+    // A trace without the first-attempt hint keeps the commit off the one-statement path.
+    const drafts = [
+      { actor: "solserver" as const, phase: "respond", status: "completed" as const, metadata: {} },
+    ];
+    const input = { ...(await finishingTurn(store, "r1", 1)), trace: { traceRunId: "run-r1", drafts } };
     await client.query("begin");
     await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
     const commit = store.commitTurn(input);
@@ -116,6 +125,89 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
     expect(left.rows[0]).toEqual({ messages: "2", responses: "1", stats: "1" });
     expect(await store.messages.threadStats(T, "held")).toMatchObject({ messageCount: 2 });
     expect((await store.transmissions.get(T, "tx-r1"))?.status).not.toBe("succeeded");
+  });
+
+  it("commits a served turn in one round trip, without BEGIN or COMMIT", async () => {
+    // Every statement the store sends goes through pg's Client#query (wrapped as each client connects,
+    // so the wrapper must be in place before the store opens): one call is one round trip.
+    const sent: string[] = [];
+    let recording = false;
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0];
+      if (recording)
+        sent.push(typeof first === "string" ? first : String((first as { text?: unknown }).text));
+      return Reflect.apply(original, this, args);
+    } as typeof original;
+    try {
+      const { store } = await fresh();
+      await store.commitTurn(await finishingTurn(store, "r0", 0));
+      const input = {
+        ...(await finishingTurn(store, "r1", 1)),
+        memento: { value: sampleMemento("held"), expectedVersion: null },
+        trace: { traceRunId: "run-r1", drafts: [draft("route"), draft("respond")], expectEmptyRun: true },
+      };
+      recording = true;
+      expect(await store.commitTurn(input)).toEqual({ ok: true, mementoVersion: 1 });
+      recording = false;
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatch(/^with tx as materialized/);
+      expect((await store.traces.get(T, "run-r1")).map((e) => e.phase)).toEqual(["route", "respond"]);
+      expect(await store.mementos.get(T, "held")).toMatchObject({ version: 1 });
+      // A check that fails sends the transaction after the statement, which says why.
+      const stale = {
+        ...(await finishingTurn(store, "r2", 2)),
+        memento: { value: sampleMemento("held"), expectedVersion: 7 },
+      };
+      sent.length = 0;
+      recording = true;
+      expect(await store.commitTurn(stale)).toEqual({
+        ok: false,
+        reason: "memento_conflict",
+        currentVersion: 1,
+      });
+      recording = false;
+      expect(sent[0]).toMatch(/^with tx as materialized/);
+      expect(sent.slice(1, 2)).toEqual(["begin"]);
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+  });
+
+  it("waits for a served turn's checks before it writes or locks anything else", async () => {
+    const { store, client } = await fresh();
+    await store.commitTurn(await finishingTurn(store, "r0", 0));
+    const input = await finishingTurn(store, "r1", 1);
+    await client.query("begin");
+    await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
+    const commit = store.commitTurn(input);
+    await waitUntilBlocking(client);
+    // It waits at its checks: nothing is written or locked yet.
+    const stats = await client.query("select 1 from thread_stats where thread_id = 'held' for update nowait");
+    expect(stats.rowCount).toBe(1);
+    await client.query("commit");
+    expect(await commit).toEqual({ ok: true, mementoVersion: null });
+    expect(await store.messages.threadStats(T, "held")).toMatchObject({ messageCount: 4 });
+    expect((await store.transmissions.get(T, "tx-r1"))?.deliveryAttempts?.[0]).toMatchObject({
+      status: "succeeded",
+      latencyMs: 5,
+    });
+  });
+
+  it("writes nothing from the one statement when the attempt goes while it waits, and says not_found", async () => {
+    const { store, client } = await fresh();
+    await store.commitTurn(await finishingTurn(store, "r0", 0));
+    const input = await finishingTurn(store, "r1", 1);
+    await client.query("begin");
+    await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
+    const commit = store.commitTurn(input);
+    await waitUntilBlocking(client);
+    await client.query(`delete from delivery_attempts where attempt_id = 'att-r1'`);
+    await client.query("commit");
+    await expect(commit).rejects.toMatchObject({ code: "not_found" });
+    expect(await store.messages.threadStats(T, "held")).toMatchObject({ messageCount: 2 });
+    expect(await store.responses.get(T, "r1")).toBeNull();
+    expect((await store.transmissions.get(T, "tx-r1"))?.status).toBe("queued");
   });
 
   it("takes the tenant's trace lock for a turn's first commit only when it commits", async () => {

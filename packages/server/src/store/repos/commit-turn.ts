@@ -8,6 +8,7 @@ import { type MessageWrites, messageWrites, writeMessages } from "./message-stor
 import { insertResponse, type NewResponse, responseRow } from "./response-store.js";
 import { insertTraceDrafts } from "./trace-store.js";
 import { finishAttemptIn, isUsualFinish } from "./transmission-store.js";
+import { commitTurnAtOnce } from "./turn-commit-postgres.js";
 import { writeExchangePostgres } from "./turn-exchange-postgres.js";
 
 /** Thrown inside the transaction to roll it back when another attempt holds the lease. */
@@ -30,7 +31,9 @@ class MementoConflict extends Error {
  * `queued` or `sending`) and, when given, the finished delivery attempt and the turn's trace events.
  * A lost CAS rolls everything back and returns `memento_conflict`. With `leaseOwner`, the
  * transmission is moved first and only while that attempt holds its lease (else `lease_lost`): its row
- * lock also makes a concurrent commit of the same transmission wait for this one.
+ * lock also makes a concurrent commit of the same transmission wait for this one. On PostgreSQL a
+ * turn of the usual shape is first tried as one statement (turn-commit-postgres.ts); the transaction
+ * runs only when that wrote nothing.
  */
 export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Promise<CommitTurnResult> {
   // Checked before the transaction: the memento write or bump comes first and would meet them raw.
@@ -43,7 +46,13 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
     attemptId: input.finishAttempt?.attemptId,
     traceRunId: input.trace?.traceRunId,
   });
+  const messages = turnMessages(input);
+  const response = turnResponse(input);
   try {
+    if (ctx.dialect === "postgres") {
+      const once = await commitTurnAtOnce(ctx, input, messages, response);
+      if (once !== null) return once;
+    }
     return await ctx.db.transaction().execute(async (db) => {
       const tx: StoreContext = { ...ctx, db };
       await markSucceeded(tx, input);
@@ -62,20 +71,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
       } else if (input.bumpTurnsSincePersist) {
         await bumpTurnsSincePersist(tx, input.tenantId, input.threadId);
       }
-      const common = {
-        tenantId: input.tenantId,
-        threadId: input.threadId,
-        transmissionId: input.transmissionId,
-        createdAt: input.now,
-      };
-      const messages = messageWrites(
-        [
-          { ...common, role: "user", ...input.userMessage },
-          { ...common, role: "assistant", ...input.assistantMessage },
-        ],
-        input.threadStats,
-      );
-      await writeExchange(tx, input, messages);
+      await writeExchange(tx, input, messages, response);
       if (input.trace !== undefined) {
         await insertTraceDrafts(
           tx,
@@ -111,15 +107,8 @@ async function writeExchange(
   tx: StoreContext,
   input: CommitTurnInput,
   messages: MessageWrites,
+  response: NewResponse,
 ): Promise<void> {
-  const response: NewResponse = {
-    tenantId: input.tenantId,
-    requestId: input.requestId,
-    transmissionId: input.transmissionId,
-    bodyHash: input.bodyHash,
-    response: input.response,
-    createdAt: input.now,
-  };
   const finish = input.finishAttempt;
   const stats = messages.stats.length === 1 ? messages.stats[0] : undefined;
   if (tx.dialect === "postgres" && finish !== undefined && isUsualFinish(finish.patch) && stats) {
@@ -136,6 +125,35 @@ async function writeExchange(
   await writeMessages(tx, messages);
   await insertResponse(tx, response);
   if (finish !== undefined) await finishAttemptIn(tx, input.tenantId, finish.attemptId, finish.patch);
+}
+
+/** The turn's two messages as the commit writes them, with their thread's stats change. */
+function turnMessages(input: CommitTurnInput): MessageWrites {
+  const common = {
+    tenantId: input.tenantId,
+    threadId: input.threadId,
+    transmissionId: input.transmissionId,
+    createdAt: input.now,
+  };
+  return messageWrites(
+    [
+      { ...common, role: "user", ...input.userMessage },
+      { ...common, role: "assistant", ...input.assistantMessage },
+    ],
+    input.threadStats,
+  );
+}
+
+/** The stored response the commit writes for idempotent replay. */
+function turnResponse(input: CommitTurnInput): NewResponse {
+  return {
+    tenantId: input.tenantId,
+    requestId: input.requestId,
+    transmissionId: input.transmissionId,
+    bodyHash: input.bodyHash,
+    response: input.response,
+    createdAt: input.now,
+  };
 }
 
 const markSucceededQuery = preparedQuery((db, now: string, tenantId: string, transmissionId: string) =>

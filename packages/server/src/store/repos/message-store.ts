@@ -92,16 +92,30 @@ export function threadStatsUpsertSql(dialect: StoreDialect): string {
   const cached = upsertTexts.get(dialect);
   if (cached !== undefined) return cached;
   const at = sqlDialect(dialect).placeholder;
-  const text = `insert into "thread_stats" ("tenant_id", "thread_id", "message_count", "last_mode_label",
-      "churn_tokens", "last_drift", "domain_tags") values (${[1, 2, 3, 4, 5, 6, 7].map(at).join(", ")})
+  const text = statsUpsert(`values (${[1, 2, 3, 4, 5, 6, 7].map(at).join(", ")})`, at(8));
+  upsertTexts.set(dialect, text);
+  return text;
+}
+
+/**
+ * PostgreSQL: the same upsert, writing only when the CTE `gate` has its row, its parameters
+ * numbered after `offset` (a statement's other parts come first) and cast, as a select list's must be.
+ */
+export function gatedThreadStatsUpsertSql(gate: string, offset: number): string {
+  const types = ["text", "text", "bigint", "text", "bigint", "text", "text"];
+  const values = types.map((type, i) => `$${offset + i + 1}::${type}`).join(", ");
+  return statsUpsert(`select ${values} from ${gate}`, `$${offset + 8}`);
+}
+
+function statsUpsert(source: string, carry: string): string {
+  return `insert into "thread_stats" ("tenant_id", "thread_id", "message_count", "last_mode_label",
+      "churn_tokens", "last_drift", "domain_tags") ${source}
     on conflict ("tenant_id", "thread_id") do update set
       "message_count" = "thread_stats"."message_count" + "excluded"."message_count",
       "last_mode_label" = coalesce("excluded"."last_mode_label", "thread_stats"."last_mode_label"),
-      "churn_tokens" = "excluded"."churn_tokens" + "thread_stats"."churn_tokens" * ${at(8)},
+      "churn_tokens" = "excluded"."churn_tokens" + "thread_stats"."churn_tokens" * ${carry},
       "last_drift" = coalesce("excluded"."last_drift", "thread_stats"."last_drift"),
       "domain_tags" = coalesce("excluded"."domain_tags", "thread_stats"."domain_tags")`;
-  upsertTexts.set(dialect, text);
-  return text;
 }
 
 /** How many parameters `threadStatsUpsertSql` takes. */

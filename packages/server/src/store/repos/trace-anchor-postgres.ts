@@ -20,12 +20,20 @@ export async function appendFirstRunPostgres(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
 ): Promise<boolean> {
-  const arrays = ARRAY_COLUMNS.map((name) => {
+  const arrays = appendFirstArrays(columns, rows);
+  const { rows: result } = await sql<{ seq: number }>`select sol_trace_append_first(${tenantId},
+    ${traceRunId}, ${transmissionId}, ${sql.join(arrays)}) as seq`.execute(ctx.db);
+  return Number(result[0]?.seq ?? -1) >= 0;
+}
+
+/** sol_trace_append_first's eight arrays (after tenant, run and transmission) from trace_events rows. */
+export function appendFirstArrays(
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): unknown[][] {
+  return ARRAY_COLUMNS.map((name) => {
     const i = columns.indexOf(name);
     if (i < 0) throw new Error(`appendFirstRunPostgres: no ${name} column`);
     return rows.map((row) => row[i]);
   });
-  const { rows: result } = await sql<{ seq: number }>`select sol_trace_append_first(${tenantId},
-    ${traceRunId}, ${transmissionId}, ${sql.join(arrays)}) as seq`.execute(ctx.db);
-  return Number(result[0]?.seq ?? -1) >= 0;
 }

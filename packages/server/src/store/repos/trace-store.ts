@@ -141,12 +141,21 @@ async function insertFirstDraftsPostgres(
   drafts: readonly TraceEventDraft[],
 ): Promise<void> {
   if (drafts.length === 0) return;
-  checkDrafts(tenantId, traceRunId, transmissionId, drafts);
-  const rows = chain(traceRunId, transmissionId, drafts, null, tx.nowIso).map((item) =>
-    toRow(tenantId, item),
-  );
+  const rows = firstRunRows(tenantId, traceRunId, transmissionId, drafts, tx.nowIso);
   if (await appendFirstRunPostgres(tx, tenantId, traceRunId, transmissionId, TRACE_COLUMNS, rows)) return;
   await writeTraceDrafts(tx, tenantId, traceRunId, transmissionId, drafts);
+}
+
+/** A run's first events as trace_events rows (TRACE_COLUMNS order), chained from the genesis hash. */
+export function firstRunRows(
+  tenantId: TenantId,
+  traceRunId: string,
+  transmissionId: string | null,
+  drafts: readonly TraceEventDraft[],
+  nowIso: () => string,
+): unknown[][] {
+  checkDrafts(tenantId, traceRunId, transmissionId, drafts);
+  return chain(traceRunId, transmissionId, drafts, null, nowIso).map((item) => toRow(tenantId, item));
 }
 
 function checkDrafts(
@@ -353,7 +362,7 @@ export function createTraceStore(ctx: StoreContext): TraceStore {
 }
 
 /** Insert columns of trace_events, in the order {@link toRow} gives values. */
-const TRACE_COLUMNS = [
+export const TRACE_COLUMNS = [
   "tenant_id",
   "trace_run_id",
   "seq",

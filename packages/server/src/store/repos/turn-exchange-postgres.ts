@@ -1,6 +1,7 @@
 import { CompiledQuery } from "kysely";
 import type { StoreContext } from "../sql/context.js";
 import {
+  gatedThreadStatsUpsertSql,
   MESSAGE_COLUMNS,
   THREAD_STATS_PARAMS,
   type ThreadStatsWrite,
@@ -38,13 +39,30 @@ export interface PostgresExchange {
  * False when no such attempt exists (the caller's transaction then rolls the rest back).
  */
 export async function writeExchangePostgres(ctx: StoreContext, exchange: PostgresExchange): Promise<boolean> {
-  const { stats, rows, response, finish } = exchange;
+  const result = await ctx.db.executeQuery(
+    CompiledQuery.raw(exchangeSql(exchange.rows.length), exchangeParams(exchange)),
+  );
+  return (result.numAffectedRows ?? 0n) > 0n;
+}
+
+/** The exchange's parameters, in the order of {@link exchangeParts}' placeholders. */
+export function exchangeParams({ stats, rows, response, finish }: PostgresExchange): unknown[] {
   const params = threadStatsParams(stats);
   for (const row of rows) params.push(...row);
   params.push(...response);
   params.push(finish.status, finish.endedAt, finish.latencyMs, finish.tenantId, finish.attemptId);
-  const result = await ctx.db.executeQuery(CompiledQuery.raw(exchangeSql(rows.length), params));
-  return (result.numAffectedRows ?? 0n) > 0n;
+  return params;
+}
+
+/** How many parameters {@link exchangeParts} takes for `messageCount` messages. */
+export function exchangeParamCount(messageCount: number): number {
+  return THREAD_STATS_PARAMS + messageCount * MESSAGE_COLUMNS.length + RESPONSE_COLUMNS.length + 5;
+}
+
+/** The exchange as CTEs (`stats`, `message_i`, `response`) and the attempt's update after them. */
+export interface ExchangeParts {
+  readonly ctes: readonly string[];
+  readonly finish: string;
 }
 
 // Every value is cast to its column's type: in `insert ... select $n`, a bare parameter would be read
@@ -74,24 +92,36 @@ const sqlByMessages = new Map<number, string>();
 function exchangeSql(messageCount: number): string {
   const cached = sqlByMessages.get(messageCount);
   if (cached !== undefined) return cached;
-  let n = THREAD_STATS_PARAMS;
+  const { ctes, finish } = exchangeParts(messageCount, 0, null);
+  const text = `with ${ctes.join(",\n")}\n  ${finish}`;
+  sqlByMessages.set(messageCount, text);
+  return text;
+}
+
+/**
+ * The exchange's parts, placeholders numbered after `offset`. With `gate`, the name of a CTE of at
+ * most one row, the thread's stats are written only when it has its row (and so, reading the stats
+ * part, is everything after them): that is how a larger statement makes the exchange conditional.
+ */
+export function exchangeParts(messageCount: number, offset: number, gate: string | null): ExchangeParts {
+  let n = offset;
   const values = (types: Record<string, string>, columns: readonly string[]) =>
     columns.map((column) => `$${++n}::${types[column]}`).join(", ");
   const names = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(", ");
-  const parts = [`stats as (${threadStatsUpsertSql("postgres")} returning 1 as done)`];
+  const stats = gate === null ? threadStatsUpsertSql("postgres") : gatedThreadStatsUpsertSql(gate, offset);
+  n += THREAD_STATS_PARAMS;
+  const ctes = [`stats as (${stats} returning 1 as done)`];
   let previous = "stats";
   for (let i = 1; i <= messageCount; i++) {
-    parts.push(`message_${i} as (insert into "messages" (${names(MESSAGE_COLUMNS)})
+    ctes.push(`message_${i} as (insert into "messages" (${names(MESSAGE_COLUMNS)})
       select ${values(MESSAGE_TYPES, MESSAGE_COLUMNS)} from ${previous} returning 1 as done)`);
     previous = `message_${i}`;
   }
-  parts.push(`response as (insert into "responses" (${names(RESPONSE_COLUMNS)})
+  ctes.push(`response as (insert into "responses" (${names(RESPONSE_COLUMNS)})
     select ${values(RESPONSE_TYPES, RESPONSE_COLUMNS)} from ${previous} returning 1 as done)`);
   const at = (i: number) => `$${n + i}`;
-  const text = `with ${parts.join(",\n")}
-  update "delivery_attempts" set "status" = ${at(1)}, "ended_at" = ${at(2)}, "latency_ms" = ${at(3)}
+  const finish = `update "delivery_attempts" set "status" = ${at(1)}, "ended_at" = ${at(2)}, "latency_ms" = ${at(3)}
   from response
   where "delivery_attempts"."tenant_id" = ${at(4)} and "delivery_attempts"."attempt_id" = ${at(5)}`;
-  sqlByMessages.set(messageCount, text);
-  return text;
+  return { ctes, finish };
 }
