@@ -255,6 +255,7 @@ export async function createSolServer(config: SolConfig, options: SolServerOptio
     options.store ??
     (await openStoreOn(config.SOL_DB_URL, config.SOL_DB_THREAD, {
       agency: agencyOptions,
+      youngGenerationMb: config.SOL_DB_THREAD_YOUNG_MB,
       // Every store call now fails with 503 and /healthz says so; the log says why.
       onThreadStop: (error) => logThreadStop(error),
     }));

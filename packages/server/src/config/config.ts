@@ -119,6 +119,8 @@ export const SolConfigSchema = z
      * request thread), or "auto" (worker for a SQLite file, main otherwise).
      */
     SOL_DB_THREAD: z.enum(["auto", "main", "worker"]).default("auto"),
+    // The store thread's V8 young generation in MB (0: V8's own, sized for a main thread).
+    SOL_DB_THREAD_YOUNG_MB: wholeNumber(0, 1024).default(16),
     SOL_API_KEYS: ApiKeys.optional(),
     SOL_LLM: z.enum(PROVIDER_KINDS).default("offline"),
     SOL_LLM_BASE_URL: z.string().url().optional(),

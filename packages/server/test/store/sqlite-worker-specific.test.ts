@@ -6,12 +6,14 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createManualClock, isSolError, SolError } from "@solserver/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
+import { createSolServer } from "../../src/index.js";
 import { openStore, type SqlSolStore } from "../../src/store/index.js";
 import { isThreadedStore, openStoreOn } from "../../src/store/worker/open-threaded.js";
 import {
   openWorkerStore,
   storeThreadAvailable,
   storeThreadModule,
+  type ThreadedSqlStore,
 } from "../../src/store/worker/open-worker-store.js";
 import { decodeError, encodeError } from "../../src/store/worker/rpc.js";
 import { claimInput, T0, turnInput } from "./support/samples.js";
@@ -177,6 +179,40 @@ describe("SQLite store on its own thread", () => {
     expect(isThreadedStore(main)).toBe(false);
     expect(loadConfig({ env: {} }).SOL_DB_THREAD).toBe("auto");
     expect(() => loadConfig({ env: { SOL_DB_THREAD: "fast" } })).toThrow(/SOL_DB_THREAD/);
+  });
+
+  it("gives the thread a 16 MB young generation by default, its own size on request, and V8's with 0", async () => {
+    const young = (store: ThreadedSqlStore) => store.thread.resourceLimits?.maxYoungGenerationSizeMb;
+    expect(young(await track(openWorkerStore(`sqlite:${join(dir, "a.db")}`)))).toBe(16);
+    expect(young(await track(openWorkerStore(`sqlite:${join(dir, "b.db")}`, { youngGenerationMb: 8 })))).toBe(
+      8,
+    );
+    const v8Default = young(
+      await track(openWorkerStore(`sqlite:${join(dir, "c.db")}`, { youngGenerationMb: 0 })),
+    );
+    expect(v8Default).toBeGreaterThan(16);
+    for (const bad of [-1, 1.5, 1025, Number.NaN]) {
+      const error = await rejection(
+        openWorkerStore(`sqlite:${join(dir, "d.db")}`, { youngGenerationMb: bad }),
+      );
+      expect(isSolError(error) && error.code).toBe("invalid_input");
+    }
+    expect(loadConfig({ env: {} }).SOL_DB_THREAD_YOUNG_MB).toBe(16);
+    expect(loadConfig({ env: { SOL_DB_THREAD_YOUNG_MB: "0" } }).SOL_DB_THREAD_YOUNG_MB).toBe(0);
+    expect(() => loadConfig({ env: { SOL_DB_THREAD_YOUNG_MB: "2048" } })).toThrow(/SOL_DB_THREAD_YOUNG_MB/);
+  });
+
+  it("sol serve gives its store thread SOL_DB_THREAD_YOUNG_MB", async () => {
+    const env = { SOL_DB_URL: `sqlite:${join(dir, "served.db")}`, SOL_DB_THREAD_YOUNG_MB: "12" };
+    const server = await createSolServer(loadConfig({ env: { ...env, SOL_LOG_LEVEL: "silent" } }), {
+      logger: false,
+    });
+    try {
+      expect(isThreadedStore(server.store)).toBe(true);
+      expect((server.store as ThreadedSqlStore).thread.resourceLimits?.maxYoungGenerationSizeMb).toBe(12);
+    } finally {
+      await server.close();
+    }
   });
 
   it("the agency store runs on the thread too", async () => {

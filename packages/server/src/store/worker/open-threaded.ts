@@ -24,7 +24,7 @@ export function isThreadedStore(store: SqlSolStore): store is ThreadedSqlStore {
 export async function openStoreOn(
   url: string,
   thread: StoreThread,
-  options: Pick<WorkerStoreOptions, "agency" | "onThreadStop"> = {},
+  options: Pick<WorkerStoreOptions, "agency" | "onThreadStop" | "youngGenerationMb"> = {},
 ): Promise<SqlSolStore> {
   const location = requireStoreLocation(url);
   const sqliteFile = location.kind === "sqlite" && !location.memory;
