@@ -70,6 +70,22 @@ async function waitUntilBlocking(client: pg.Client): Promise<void> {
   throw new Error("the commit never waited for this connection's lock");
 }
 
+/**
+ * A thread with one committed turn, and the next turn's commit (the served shape's one statement)
+ * waiting for the attempt's row, which `client` holds locked in its open transaction.
+ */
+async function commitHeldAtAttempt() {
+  const { store, client } = await fresh();
+  await store.commitTurn(await finishingTurn(store, "r0", 0));
+  const input = await finishingTurn(store, "r1", 1);
+  await client.query("begin");
+  await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
+  const commit = store.commitTurn(input);
+  commit.catch(() => undefined);
+  await waitUntilBlocking(client);
+  return { store, client, commit };
+}
+
 announcePgSkip("postgres-turn-exchange");
 describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
   it("takes its messages' ids only once it holds the thread's stats row", async () => {
@@ -175,13 +191,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
   });
 
   it("waits for a served turn's checks before it writes or locks anything else", async () => {
-    const { store, client } = await fresh();
-    await store.commitTurn(await finishingTurn(store, "r0", 0));
-    const input = await finishingTurn(store, "r1", 1);
-    await client.query("begin");
-    await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
-    const commit = store.commitTurn(input);
-    await waitUntilBlocking(client);
+    const { store, client, commit } = await commitHeldAtAttempt();
     // It waits at its checks: nothing is written or locked yet.
     const stats = await client.query("select 1 from thread_stats where thread_id = 'held' for update nowait");
     expect(stats.rowCount).toBe(1);
@@ -195,13 +205,7 @@ describe.skipIf(pgTestsDisabled())("PostgreSQL turn exchange statement", () => {
   });
 
   it("writes nothing from the one statement when the attempt goes while it waits, and says not_found", async () => {
-    const { store, client } = await fresh();
-    await store.commitTurn(await finishingTurn(store, "r0", 0));
-    const input = await finishingTurn(store, "r1", 1);
-    await client.query("begin");
-    await client.query(`select 1 from delivery_attempts where attempt_id = 'att-r1' for update`);
-    const commit = store.commitTurn(input);
-    await waitUntilBlocking(client);
+    const { store, client, commit } = await commitHeldAtAttempt();
     await client.query(`delete from delivery_attempts where attempt_id = 'att-r1'`);
     await client.query("commit");
     await expect(commit).rejects.toMatchObject({ code: "not_found" });

@@ -51,6 +51,14 @@ function servedTurn(
   });
 }
 
+/** Commits request r1 as the thread's first turn, storing its memento (version 1), which it returns. */
+async function firstTurnWithMemento(store: PortStore) {
+  const memento = sampleMemento("thread-1");
+  await leased(store, "r1");
+  await store.commitTurn(servedTurn("r1", 0, { memento: { value: memento, expectedVersion: null } }));
+  return memento;
+}
+
 async function errorCode(promise: Promise<unknown>): Promise<string | undefined> {
   const error = await promise.then(
     () => undefined,
@@ -121,9 +129,7 @@ export function commitTurnServedContract(harness: PortHarness): void {
 
     it("moves the memento on by compare-and-swap, bumps it, or leaves it, turn after turn", async () => {
       const store = await harness.open();
-      const memento = sampleMemento("thread-1");
-      await leased(store, "r1");
-      await store.commitTurn(servedTurn("r1", 0, { memento: { value: memento, expectedVersion: null } }));
+      const memento = await firstTurnWithMemento(store);
       await leased(store, "r2");
       const next = sampleMemento("thread-1", "moving on");
       expect(
@@ -156,9 +162,7 @@ export function commitTurnServedContract(harness: PortHarness): void {
 
     it("a lost compare-and-swap writes nothing and names the stored version", async () => {
       const store = await harness.open();
-      const memento = sampleMemento("thread-1");
-      await leased(store, "r1");
-      await store.commitTurn(servedTurn("r1", 0, { memento: { value: memento, expectedVersion: null } }));
+      const memento = await firstTurnWithMemento(store);
       await leased(store, "r2");
       const stale = servedTurn("r2", 1, { memento: { value: memento, expectedVersion: 5 } });
       expect(await store.commitTurn(stale)).toEqual({
