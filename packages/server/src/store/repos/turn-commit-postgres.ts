@@ -155,6 +155,32 @@ function commitSql(shape: Shape): string {
   if (cached !== undefined) return cached;
   const names = slots(shape);
   const $ = (slot: Slot) => `$${names.indexOf(slot) + 1}`;
+  const { ctes, gate } = checkCtes(shape, $, names.length);
+  ctes.push(`marked as (update "transmissions" set "status" = 'succeeded', "updated_at" = ${$("now")}
+    where "tenant_id" = ${$("tenant")} and "transmission_id" = ${$("transmission")}
+      and exists (select 1 from ${gate}))`);
+  const memento = mementoCte(shape.memento, gate, $);
+  if (memento !== null) ctes.push(memento);
+  const offset = names.length + (shape.traced ? TRACE_ARRAYS : 0);
+  const exchange = exchangeParts(shape.messages, offset, gate);
+  ctes.push(...exchange.ctes, `fin as (${exchange.finish} returning 1 as done)`);
+  const version =
+    shape.memento === "insert" || shape.memento === "update" ? `(select "version" from memo)` : "null";
+  const text = `with ${ctes.join(",\n")}
+  select (select count(*) from ${gate})::integer as done, ${version}::integer as memento_version,
+    (select count(*) from fin)::integer as finished`;
+  sqlByShape.set(key, text);
+  return text;
+}
+
+// The checks, each under the row lock the transaction would take, and the gate: the CTE of one row
+// when they all passed (and, traced, the run's events were written), of none otherwise. The events'
+// arrays are numbered after the `slotCount` slots.
+function checkCtes(
+  shape: Shape,
+  $: (slot: Slot) => string,
+  slotCount: number,
+): { ctes: string[]; gate: string } {
   const locksMemento = shape.memento !== "none";
   const ctes = [
     `tx as materialized (select 1 from "transmissions" where "tenant_id" = ${$("tenant")}
@@ -177,29 +203,13 @@ function commitSql(shape: Shape): string {
   }
   ctes.push(`ready as materialized (select 1 as done from tx cross join att
     ${locksMemento ? "left join memo_now on true " : ""}where ${conditions.join(" and ")})`);
-  let gate = "ready";
-  if (shape.traced) {
-    const arrays = Array.from({ length: TRACE_ARRAYS }, (_, i) => `$${names.length + i + 1}::text[]`);
-    ctes.push(`trace as materialized (select sol_trace_append_first(${$("tenant")}, ${$("run")},
+  if (!shape.traced) return { ctes, gate: "ready" };
+  // The events go in first: the function writes nothing and answers -1 for a run that has events.
+  const arrays = Array.from({ length: TRACE_ARRAYS }, (_, i) => `$${slotCount + i + 1}::text[]`);
+  ctes.push(`trace as materialized (select sol_trace_append_first(${$("tenant")}, ${$("run")},
       ${$("transmission")}, ${arrays.join(", ")}) as seq from ready)`);
-    ctes.push(`go as materialized (select 1 as done from trace where seq >= 0)`);
-    gate = "go";
-  }
-  ctes.push(`marked as (update "transmissions" set "status" = 'succeeded', "updated_at" = ${$("now")}
-    where "tenant_id" = ${$("tenant")} and "transmission_id" = ${$("transmission")}
-      and exists (select 1 from ${gate}))`);
-  const memento = mementoCte(shape.memento, gate, $);
-  if (memento !== null) ctes.push(memento);
-  const offset = names.length + (shape.traced ? TRACE_ARRAYS : 0);
-  const exchange = exchangeParts(shape.messages, offset, gate);
-  ctes.push(...exchange.ctes, `fin as (${exchange.finish} returning 1 as done)`);
-  const version =
-    shape.memento === "insert" || shape.memento === "update" ? `(select "version" from memo)` : "null";
-  const text = `with ${ctes.join(",\n")}
-  select (select count(*) from ${gate})::integer as done, ${version}::integer as memento_version,
-    (select count(*) from fin)::integer as finished`;
-  sqlByShape.set(key, text);
-  return text;
+  ctes.push(`go as materialized (select 1 as done from trace where seq >= 0)`);
+  return { ctes, gate: "go" };
 }
 
 // The memento's write, as the transaction's putMemento or bump makes it, once the checks passed.
