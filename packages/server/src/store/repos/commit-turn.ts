@@ -5,11 +5,11 @@ import { isForeignKeyViolation, isUniqueViolation } from "../sql/db-errors.js";
 import { preparedQuery } from "../sql/prepared-query.js";
 import { bumpTurnsSincePersist, putMemento } from "./memento-store.js";
 import { type MessageWrites, messageWrites, writeMessages } from "./message-store.js";
-import { insertResponse, type NewResponse, responseRow } from "./response-store.js";
+import { insertResponse, type NewResponse } from "./response-store.js";
 import { insertTraceDrafts } from "./trace-store.js";
-import { finishAttemptIn, isUsualFinish } from "./transmission-store.js";
+import { finishAttemptIn } from "./transmission-store.js";
 import { commitTurnAtOnce } from "./turn-commit-postgres.js";
-import { writeExchangePostgres } from "./turn-exchange-postgres.js";
+import { type PostgresExchange, postgresExchange, writeExchangePostgres } from "./turn-exchange-postgres.js";
 
 /** Thrown inside the transaction to roll it back when another attempt holds the lease. */
 class LeaseLost extends Error {
@@ -48,9 +48,10 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
   });
   const messages = turnMessages(input);
   const response = turnResponse(input);
+  const exchange = ctx.dialect === "postgres" ? postgresExchange(input, messages, response) : null;
   try {
-    if (ctx.dialect === "postgres") {
-      const once = await commitTurnAtOnce(ctx, input, messages, response);
+    if (exchange !== null) {
+      const once = await commitTurnAtOnce(ctx, input, exchange);
       if (once !== null) return once;
     }
     return await ctx.db.transaction().execute(async (db) => {
@@ -71,7 +72,7 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
       } else if (input.bumpTurnsSincePersist) {
         await bumpTurnsSincePersist(tx, input.tenantId, input.threadId);
       }
-      await writeExchange(tx, input, messages, response);
+      await writeExchange(tx, input, messages, response, exchange);
       if (input.trace !== undefined) {
         await insertTraceDrafts(
           tx,
@@ -102,26 +103,20 @@ export async function commitTurn(ctx: StoreContext, input: CommitTurnInput): Pro
 }
 
 // The thread stats, the messages, the stored response and the attempt's finish. On PostgreSQL, for a
-// turn's usual finish, one statement (turn-exchange-postgres.ts): one round trip instead of four.
+// turn's usual finish, one statement (`exchange`, turn-exchange-postgres.ts): one round trip instead of four.
 async function writeExchange(
   tx: StoreContext,
   input: CommitTurnInput,
   messages: MessageWrites,
   response: NewResponse,
+  exchange: PostgresExchange | null,
 ): Promise<void> {
-  const finish = input.finishAttempt;
-  const stats = messages.stats.length === 1 ? messages.stats[0] : undefined;
-  if (tx.dialect === "postgres" && finish !== undefined && isUsualFinish(finish.patch) && stats) {
-    const { status, endedAt, latencyMs } = finish.patch;
-    const found = await writeExchangePostgres(tx, {
-      stats,
-      rows: messages.rows,
-      response: responseRow(response),
-      finish: { tenantId: input.tenantId, attemptId: finish.attemptId, status, endedAt, latencyMs },
-    });
-    if (!found) throw new SolError("not_found", `Delivery attempt ${finish.attemptId} not found`);
+  if (exchange !== null) {
+    const found = await writeExchangePostgres(tx, exchange);
+    if (!found) throw new SolError("not_found", `Delivery attempt ${exchange.finish.attemptId} not found`);
     return;
   }
+  const finish = input.finishAttempt;
   await writeMessages(tx, messages);
   await insertResponse(tx, response);
   if (finish !== undefined) await finishAttemptIn(tx, input.tenantId, finish.attemptId, finish.patch);

@@ -4,11 +4,8 @@ import { encodeJson, isStorableVersion } from "../sql/columns.js";
 import type { StoreContext } from "../sql/context.js";
 import { isUniqueViolation } from "../sql/db-errors.js";
 import { mementoArcJson } from "./memento-arcs.js";
-import type { MessageWrites } from "./message-store.js";
-import { type NewResponse, responseRow } from "./response-store.js";
 import { appendFirstArrays } from "./trace-anchor-postgres.js";
 import { firstRunRows, TRACE_COLUMNS } from "./trace-store.js";
-import { isUsualFinish } from "./transmission-store.js";
 import { exchangeParams, exchangeParts, type PostgresExchange } from "./turn-exchange-postgres.js";
 
 /** What the statement does to the thread's memento. */
@@ -28,38 +25,27 @@ interface Shape {
  * transaction took (the transmission's fence, the attempt, the memento's version, an empty trace
  * run), and every write reads the checks' row, so a failed check writes nothing; a failure the
  * checks cannot see (a memento inserted meanwhile, a second commit of the request) is an error, which
- * ends the statement and with it everything it wrote. Null when nothing was written: the turn is not of
- * the shape this statement writes (an unusual finish, a trace appended to a run's tail) or a check
- * failed. The caller then runs the transaction, which writes the turn or says why it cannot.
+ * ends the statement and with it everything it wrote. `exchange` is the turn's exchange
+ * (postgresExchange: a commit with an unusual finish has none and never comes here). Null when nothing
+ * was written: the turn is not of the shape this statement writes (a trace appended to a run's tail) or
+ * a check failed. The caller then runs the transaction, which writes the turn or says why it cannot.
  */
 export async function commitTurnAtOnce(
   ctx: StoreContext,
   input: CommitTurnInput,
-  messages: MessageWrites,
-  response: NewResponse,
+  exchange: PostgresExchange,
 ): Promise<CommitTurnResult | null> {
-  const finish = input.finishAttempt;
-  const stats = messages.stats.length === 1 ? messages.stats[0] : undefined;
   const trace = input.trace;
   const memento = mementoMode(input);
-  if (finish === undefined || !isUsualFinish(finish.patch) || stats === undefined || memento === null) {
-    return null;
-  }
+  if (memento === null) return null;
   if (trace !== undefined && (trace.expectEmptyRun !== true || trace.drafts.length === 0)) return null;
   const shape: Shape = {
     memento,
     fenced: input.leaseOwner !== undefined,
     traced: trace !== undefined,
-    messages: messages.rows.length,
+    messages: exchange.rows.length,
   };
   const params = checkParams(ctx, input, shape);
-  const { status, endedAt, latencyMs } = finish.patch;
-  const exchange: PostgresExchange = {
-    stats,
-    rows: messages.rows,
-    response: responseRow(response),
-    finish: { tenantId: input.tenantId, attemptId: finish.attemptId, status, endedAt, latencyMs },
-  };
   params.push(...exchangeParams(exchange));
   let row: { done: number; memento_version: number | null; finished: number } | undefined;
   try {
@@ -76,7 +62,9 @@ export async function commitTurnAtOnce(
   }
   if (row === undefined || row.done !== 1) return null;
   // The attempt's row was locked by the checks, so its update cannot miss it.
-  if (row.finished !== 1) throw new Error(`commitTurnAtOnce: attempt ${finish.attemptId} not finished`);
+  if (row.finished !== 1) {
+    throw new Error(`commitTurnAtOnce: attempt ${exchange.finish.attemptId} not finished`);
+  }
   return {
     ok: true,
     mementoVersion: memento === "insert" || memento === "update" ? Number(row.memento_version) : null,

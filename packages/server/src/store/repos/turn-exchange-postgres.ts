@@ -1,14 +1,17 @@
+import type { CommitTurnInput } from "@solserver/core";
 import { CompiledQuery } from "kysely";
 import type { StoreContext } from "../sql/context.js";
 import {
   gatedThreadStatsUpsertSql,
   MESSAGE_COLUMNS,
+  type MessageWrites,
   THREAD_STATS_PARAMS,
   type ThreadStatsWrite,
   threadStatsParams,
   threadStatsUpsertSql,
 } from "./message-store.js";
-import { RESPONSE_COLUMNS } from "./response-store.js";
+import { type NewResponse, RESPONSE_COLUMNS, responseRow } from "./response-store.js";
+import { isUsualFinish } from "./transmission-store.js";
 
 /** A turn's exchange as PostgreSQL writes it in one statement (see {@link writeExchangePostgres}). */
 export interface PostgresExchange {
@@ -25,6 +28,27 @@ export interface PostgresExchange {
     readonly status: string;
     readonly endedAt: string;
     readonly latencyMs: number;
+  };
+}
+
+/**
+ * A commit's exchange as PostgreSQL writes it in one statement: null unless the attempt's finish is
+ * the usual one and the messages change one thread's stats (any other commit writes them one by one).
+ */
+export function postgresExchange(
+  input: CommitTurnInput,
+  messages: MessageWrites,
+  response: NewResponse,
+): PostgresExchange | null {
+  const finish = input.finishAttempt;
+  const stats = messages.stats.length === 1 ? messages.stats[0] : undefined;
+  if (finish === undefined || !isUsualFinish(finish.patch) || stats === undefined) return null;
+  const { status, endedAt, latencyMs } = finish.patch;
+  return {
+    stats,
+    rows: messages.rows,
+    response: responseRow(response),
+    finish: { tenantId: input.tenantId, attemptId: finish.attemptId, status, endedAt, latencyMs },
   };
 }
 
@@ -52,11 +76,6 @@ export function exchangeParams({ stats, rows, response, finish }: PostgresExchan
   params.push(...response);
   params.push(finish.status, finish.endedAt, finish.latencyMs, finish.tenantId, finish.attemptId);
   return params;
-}
-
-/** How many parameters {@link exchangeParts} takes for `messageCount` messages. */
-export function exchangeParamCount(messageCount: number): number {
-  return THREAD_STATS_PARAMS + messageCount * MESSAGE_COLUMNS.length + RESPONSE_COLUMNS.length + 5;
 }
 
 /** The exchange as CTEs (`stats`, `message_i`, `response`) and the attempt's update after them. */

@@ -129,7 +129,7 @@ export function commitTurnServedContract(harness: PortHarness): void {
 
     it("moves the memento on by compare-and-swap, bumps it, or leaves it, turn after turn", async () => {
       const store = await harness.open();
-      const memento = await firstTurnWithMemento(store);
+      await firstTurnWithMemento(store);
       await leased(store, "r2");
       const next = sampleMemento("thread-1", "moving on");
       expect(
